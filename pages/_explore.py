@@ -1,0 +1,162 @@
+"""Streamlit glue shared by the Sentences and Compare pages: system pair, cached tables, details.
+
+Everything here reads the loaded data and options through ``pages._common`` and caches core
+results on content hashes, so that after the first load an interaction only filters or redraws.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import bleu
+from bleu import compare, highlight
+from bleu.dataset import Dataset
+from bleu.explain import Explanation
+from bleu.score import BLEUOptions
+from bleu.segments import reference_lengths, sentence_options, sentence_scores, sentence_table
+from pages import _common
+
+SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
+
+
+def pair_picker(prefix: str, names: Sequence[str]) -> tuple[str, str]:
+    """Two system selectboxes (keys ``{prefix}_a``, ``{prefix}_b``): A defaults to the baseline."""
+    names = list(names)
+    state = st.session_state
+    baseline = state.get("baseline")
+    if state.get(f"{prefix}_a") not in names:
+        state[f"{prefix}_a"] = baseline if baseline in names else names[0]
+    if state.get(f"{prefix}_b") not in names:
+        others = [n for n in names if n != state[f"{prefix}_a"]]
+        state[f"{prefix}_b"] = others[0] if others else names[0]
+    left, right = st.columns(2)
+    a = left.selectbox("System A", names, key=f"{prefix}_a")
+    b = right.selectbox("System B", names, key=f"{prefix}_b")
+    return a, b
+
+
+def sentence_smoothing() -> BLEUOptions:
+    """The sentence-BLEU options: the sidebar's tokenization, this selectbox's smoothing."""
+    method = st.selectbox(
+        "Sentence BLEU smoothing", SMOOTH_METHODS, key="sentence_smooth",
+        help="Sentence BLEU as sacrebleu computes it: effective order, and exp smoothing by "
+             "default. Corpus scores use the sidebar's options.")
+    return sentence_options(_common.options(), method)
+
+
+def documents(data: Dataset) -> tuple[str, ...] | None:
+    """Document ids of the segments, from the first stream that has them (else None)."""
+    files = [*data.references, *([data.source] if data.source else []), *data.systems.values()]
+    for file in files:
+        if file.doc_ids is not None:
+            return tuple(file.doc_ids)
+    return None
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def _table(systems: tuple[tuple[str, str], ...], references_key: str, options: BLEUOptions,
+           sentence: BLEUOptions, pair: tuple[str, str], _data: Dataset,
+           _stats: dict[str, np.ndarray]) -> pd.DataFrame:
+    return sentence_table(
+        {name: file.segments for name, file in _data.systems.items()},
+        _data.reference_streams, _stats, options, sentence=sentence,
+        source=_data.source.segments if _data.source else None,
+        documents=documents(_data), pair=pair)
+
+
+def table(data: Dataset, sentence: BLEUOptions, pair: tuple[str, str]) -> pd.DataFrame:
+    """The sentence table of the loaded data (cached; callers must not modify it)."""
+    options = _common.options()
+    stats = _common.system_stats(data, options)
+    return _table(tuple(data.system_keys.items()), data.references_key, options, sentence,
+                  pair, data, stats)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _ngram_differences(key_a: str, key_b: str, references_key: str, options: BLEUOptions,
+                       _a: tuple[str, ...], _b: tuple[str, ...],
+                       _references: tuple[tuple[str, ...], ...]) -> compare.NgramDifferences:
+    return compare.ngram_differences(_a, _b, _references, options)
+
+
+def ngram_differences(data: Dataset, a: str, b: str) -> compare.NgramDifferences:
+    """The n-grams A matches more often than B and the reverse (cached per pair and options)."""
+    return _ngram_differences(data.system_keys[a], data.system_keys[b], data.references_key,
+                              _common.options(), data.systems[a].segments,
+                              data.systems[b].segments, data.reference_streams)
+
+
+def segment_references(data: Dataset, segment: int) -> list[str | None]:
+    """The references of one segment (1-based id), as ``bleu.explain`` takes them."""
+    return [stream[segment - 1] for stream in data.reference_streams]
+
+
+def explain(data: Dataset, system: str, segment: int, sentence: BLEUOptions) -> Explanation:
+    """``bleu.explain`` for one system on one segment, with the sentence options."""
+    return bleu.explain(
+        data.systems[system].segments[segment - 1], segment_references(data, segment),
+        tokenize=sentence.tokenize, lowercase=sentence.lowercase,
+        smooth_method=sentence.smooth_method, smooth_value=sentence.smooth_value,
+        max_ngram_order=sentence.max_ngram_order, effective_order=sentence.effective_order)
+
+
+def segment_detail(data: Dataset, a: str, b: str, segment: int, sentence: BLEUOptions,
+                   key: str) -> None:
+    """Segment ``segment`` with A and B side by side, n-gram layers toggled by checkboxes."""
+    order = sentence.max_ngram_order
+    st.markdown(f"**Segment {segment}**")
+    if data.source is not None:
+        st.caption("Source: " + _common.md_escape(data.source.segments[segment - 1]))
+    toggles = st.columns(order)
+    shown = [n for n in range(1, order + 1)
+             if toggles[n - 1].checkbox(f"{n}-grams", value=n <= 2, key=f"{key}_order_{n}")]
+    st.markdown(highlight.legend_html(), unsafe_allow_html=True)
+    explained = {name: explain(data, name, segment, sentence) for name in dict.fromkeys((a, b))}
+    columns = st.columns(len(explained))
+    for column, (name, explanation) in zip(columns, explained.items(), strict=True):
+        other = explained[b if name == a else a] if len(explained) > 1 else None
+        with column:
+            st.markdown(f"**{_common.md_escape(name)}**: sentence BLEU "
+                        f"{explanation.score.score:.2f}")
+            st.markdown(highlight.segment_html(explanation, shown, contrast=other, label=name),
+                        unsafe_allow_html=True)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _buckets(key_a: str, key_b: str, references_key: str, options: BLEUOptions,
+             sentence: BLEUOptions, analysis: str, n_samples: int, _data: Dataset, a: str,
+             b: str) -> pd.DataFrame:
+    if analysis == "word frequency":
+        return compare.word_accuracy_by_frequency(
+            {a: _data.systems[a].segments, b: _data.systems[b].segments},
+            _data.reference_streams[0], options, n_samples=n_samples)
+    stats = _common.system_stats(_data, options)
+    pair = {a: stats[a], b: stats[b]}
+    if analysis == "reference length":
+        cutoffs = compare.LENGTH_CUTOFFS
+        lengths = reference_lengths(_data.reference_streams, options)
+        values = {name: lengths for name in pair}
+    elif analysis == "length difference":
+        cutoffs = compare.LENGTH_DIFF_CUTOFFS
+        values = {name: m[:, 0] - m[:, 1] for name, m in pair.items()}
+    else:
+        cutoffs = compare.SENTENCE_BLEU_CUTOFFS
+        values = {name: sentence_scores(m, sentence) for name, m in pair.items()}
+    buckets = {name: compare.assign_buckets(v, cutoffs) for name, v in values.items()}
+    return compare.bleu_by_bucket(pair, buckets, compare.bucket_labels(cutoffs), options,
+                                  n_samples=n_samples)
+
+
+def buckets(data: Dataset, a: str, b: str, analysis: str, sentence: BLEUOptions,
+            n_samples: int) -> pd.DataFrame:
+    """compare-mt's bucket analyses for A and B with bootstrap intervals (cached).
+
+    ``analysis``: ``reference length``, ``length difference``, ``sentence BLEU`` or
+    ``word frequency``.
+    """
+    return _buckets(data.system_keys[a], data.system_keys[b], data.references_key,
+                    _common.options(), sentence, analysis, n_samples, data, a, b)

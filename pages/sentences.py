@@ -1,0 +1,93 @@
+"""Sentence explorer: every segment with sentence BLEU, filters, distributions, one segment open."""
+
+import streamlit as st
+
+from bleu import charts_segments
+from bleu.errors import InputError
+from bleu.segments import (
+    DIFF,
+    REF_LEN,
+    SegmentFilter,
+    bleu_column,
+    filter_segments,
+    length_column,
+    mean_versus_corpus,
+    table_csv,
+)
+from pages import _common, _explore
+
+data = _common.dataset()
+st.title("Sentences")
+a, b = _explore.pair_picker("sentences", list(data.systems))
+sentence = _explore.sentence_smoothing()
+table = _explore.table(data, sentence, (a, b))
+stats = _common.system_stats(data, _common.options())
+
+for name in dict.fromkeys((a, b)):
+    note = mean_versus_corpus(name, stats[name], _common.options(), sentence)
+    st.info(_common.md_escape(note.text()), icon=":material/functions:")
+
+left, right = st.columns(2)
+with left:
+    st.altair_chart(charts_segments.histogram_chart(table, list(data.systems)), key="histogram")
+with right:
+    event = st.altair_chart(charts_segments.scatter_chart(table, a, b), key="scatter",
+                            on_select="rerun")
+picked = [int(point["id"]) for point in
+          (event.selection.get(charts_segments.SEGMENT_SELECTION, []) if event else [])
+          if "id" in point]
+
+st.subheader("Filter")
+score_columns = list(dict.fromkeys([bleu_column(a), bleu_column(b), DIFF]))
+length_columns = list(dict.fromkeys([REF_LEN, length_column(a), length_column(b)]))
+f1, f2 = st.columns(2)
+score_column = f1.selectbox("Score", score_columns, key="filter_score_column")
+low_limit = -100.0 if score_column == DIFF else 0.0
+score_range = f1.slider("Score range", low_limit, 100.0, (low_limit, 100.0), step=0.5,
+                        key=f"filter_score_range_{score_column == DIFF}")
+length_col = f2.selectbox("Length (tokens)", length_columns, key="filter_length_column")
+longest = max(int(table[length_col].max()) if len(table) else 0, 1)
+length_range = f2.slider("Length range", 0, longest, (0, longest),
+                         key=f"filter_length_range_{length_col}")
+s1, s2, s3, s4 = st.columns([3, 2, 1, 1])
+query = s1.text_input("Search text", key="search", placeholder="a word, or a regex")
+search_columns = s2.multiselect("In columns (none: all text)", list(table.columns),
+                                key="search_columns")
+regex = s3.checkbox("Regex", key="search_regex")
+case = s4.checkbox("Case", key="search_case", help="Match upper/lower case exactly")
+
+# A slider at its full extent filters nothing (a sentence BLEU of 100 can be 100.00000000000001)
+spec = SegmentFilter(score_column=score_column,
+                     score_range=None if score_range == (low_limit, 100.0) else score_range,
+                     length_column=length_col,
+                     length_range=None if length_range == (0, longest) else length_range,
+                     query=query,
+                     search_columns=tuple(search_columns), regex=regex, case_sensitive=case,
+                     ids=tuple(picked) if picked else None)
+try:
+    shown = filter_segments(table, spec)
+except InputError as error:
+    st.error(_common.md_escape(str(error)))
+    shown = table.iloc[0:0]
+if picked:
+    st.caption(f"{len(picked)} segment(s) selected on the scatter; double-click it to clear.")
+st.caption(f"{len(shown):,} of {len(table):,} segments")
+number = st.column_config.NumberColumn
+selected = st.dataframe(
+    shown, hide_index=True, key="segments_table", on_select="rerun",
+    selection_mode="single-row",
+    column_config={column: number(column, format="%.2f") for column in score_columns},
+)
+st.download_button("Filtered rows (CSV)", table_csv(shown), "segments.csv", "text/csv",
+                   key="download_segments", on_click="ignore")
+
+rows = selected.selection.rows if selected else []
+choice = int(shown.iloc[rows[0]]["id"]) if rows else (picked[0] if picked else None)
+if choice is not None and st.session_state.get("opened_from") != choice:
+    st.session_state["opened_from"] = choice
+    st.session_state["open_segment"] = choice
+if not 1 <= st.session_state.get("open_segment", 0) <= data.n_segments:
+    st.session_state["open_segment"] = int(shown["id"].iloc[0]) if len(shown) else 1
+segment = int(st.number_input("Open segment", min_value=1, max_value=data.n_segments,
+                              key="open_segment"))
+_explore.segment_detail(data, a, b, segment, sentence, "sentences")
