@@ -1,0 +1,153 @@
+"""Sensitivity: tokenizer and case, NLTK versus sacrebleu, sentence versus corpus level against
+human MQM judgments, and segmentation of text written without spaces."""
+
+from pathlib import Path
+
+import streamlit as st
+
+from bleu import charts_teaching as charts
+from bleu.dataset import Dataset, load_folder
+from bleu.errors import InputError
+from bleu.mqm import MQMScores, parse_mqm, read_mqm
+from bleu.sensitivity import (
+    mqm_correlation,
+    nltk_crosscheck,
+    segmentation_compare,
+    tokenizer_grid,
+)
+from pages import _common
+
+MQM_DIR = _common.SAMPLE_DIR / "wmt21_en-de_mqm"
+MQM_FILE = MQM_DIR / "mqm_newstest2021_ende.avg_seg_scores.tsv"
+MQM_LABEL = "Sample: WMT21 newstest2021 English→German with Google MQM scores"
+ZH_DIR = _common.SAMPLE_DIR / "wmt22_en-zh_excerpt"
+ZH_LABEL = "Sample: WMT22 English→Chinese, first 300 segments"
+
+
+@st.cache_resource(show_spinner=False)
+def _bundled(folder: str, label: str) -> Dataset:
+    return load_folder(Path(folder), label)
+
+
+@st.cache_data(max_entries=8, show_spinner="Scoring under every tokenizer…")
+def _grid(systems: tuple[tuple[str, str], ...], references_key: str, smooth: str, order: int,
+          _hyps: dict[str, tuple[str, ...]], _refs: tuple[tuple[str, ...], ...]):
+    return tokenizer_grid(_hyps, _refs, smooth_method=smooth, max_ngram_order=order)
+
+
+@st.cache_data(max_entries=8, show_spinner="Running NLTK…")
+def _crosscheck(system_key: str, references_key: str, order: int, _hyps: tuple[str, ...],
+                _refs: tuple[tuple[str, ...], ...]):
+    return nltk_crosscheck(_hyps, _refs, max_ngram_order=order)
+
+
+@st.cache_data(max_entries=4, show_spinner="Correlating with MQM…")
+def _mqm(systems: tuple[tuple[str, str], ...], references_key: str, mqm_key: str, tok: str,
+         lowercase: bool, _hyps: dict[str, tuple[str, ...]], _refs: tuple[tuple[str, ...], ...],
+         _mqm_scores: MQMScores):
+    return mqm_correlation(_hyps, _refs, _mqm_scores, tokenize=tok, lowercase=lowercase)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _segmentation(system_key: str, references_key: str, _hyps: tuple[str, ...],
+                  _refs: tuple[tuple[str, ...], ...]):
+    return segmentation_compare(_hyps, _refs)
+
+
+def _hyps(data: Dataset, names=None) -> dict[str, tuple[str, ...]]:
+    return {n: f.segments for n, f in data.systems.items() if names is None or n in names}
+
+
+data, opts = _common.dataset(), _common.options()
+st.title("Sensitivity")
+st.caption("The same translations, different numbers: what BLEU depends on besides quality.")
+
+# --- tokenizer x case ---------------------------------------------------------------------------
+st.header("Tokenizer and case")
+names = st.multiselect("Systems", list(data.systems), default=list(data.systems)[:4],
+                       key="sens_systems")
+if st.toggle("Score the loaded systems under every tokenizer × case", key="sens_grid_on"):
+    if len(names) < 1:
+        st.info("Choose at least one system.")
+    else:
+        keys = tuple((n, data.system_keys[n]) for n in names)
+        grid = _grid(keys, data.references_key, opts.smooth_method, opts.max_ngram_order,
+                     _hyps(data, names), data.reference_streams)
+        st.dataframe(grid.table().round(2), key="sens_grid_table")
+        st.altair_chart(charts.tokenizer_grid_chart(grid), key="sens_grid_chart")
+        st.dataframe(grid.spread().round(2), key="sens_grid_spread")
+        if grid.changed:
+            st.warning("The ranking of systems changes under: " + ", ".join(
+                f"{tok}{' + lowercase' if lc else ''}" for tok, lc in grid.changed)
+                + " (compared with 13a, mixed case).")
+        else:
+            st.success("The ranking of systems is the same under every tokenizer and case.")
+        with st.expander("Signatures"):
+            st.dataframe(grid.cells[["system", "tokenize", "lowercase", "score", "rank",
+                                     "signature"]], hide_index=True, key="sens_grid_cells")
+
+# --- NLTK cross-check ---------------------------------------------------------------------------
+st.header("Implementation cross-check: NLTK corpus_bleu")
+check_system = st.selectbox("System", list(data.systems), key="sens_nltk_system")
+if st.toggle("Run the cross-check", key="sens_nltk_on"):
+    try:
+        check = _crosscheck(data.system_keys[check_system], data.references_key,
+                            opts.max_ngram_order, data.systems[check_system].segments,
+                            data.reference_streams)
+    except InputError as error:
+        st.warning(_common.md_escape(str(error)))
+    else:
+        st.dataframe(check.rows, hide_index=True, key="sens_nltk_table")
+        st.markdown("\n".join(f"- {_common.md_escape(reason)}" for reason in check.reasons))
+
+# --- sentence versus corpus level -------------------------------------------------------------
+st.header("Sentence level versus corpus level, against human MQM judgments")
+source = st.radio("Data", ["bundled WMT21 en-de MQM sample", "loaded data + an MQM file"],
+                  key="sens_mqm_source", horizontal=True)
+mqm_data, mqm_scores, mqm_key = None, None, ""
+try:
+    if source.startswith("bundled"):
+        mqm_data, mqm_scores = _bundled(str(MQM_DIR), MQM_LABEL), read_mqm(MQM_FILE)
+        mqm_key = str(MQM_FILE)
+    else:
+        upload = st.file_uploader("MQM avg_seg_scores TSV", key="mqm_upload")
+        if upload is not None:
+            mqm_data, mqm_key = data, upload.file_id
+            mqm_scores = parse_mqm(upload.getvalue().decode("utf-8"), upload.name)
+except (InputError, UnicodeDecodeError) as error:
+    st.error(_common.md_escape(str(error)))
+if mqm_data is not None and mqm_scores is not None:
+    try:
+        corr = _mqm(tuple(mqm_data.system_keys.items()), mqm_data.references_key,
+                    mqm_key, opts.tokenize, opts.lowercase, _hyps(mqm_data),
+                    mqm_data.reference_streams, mqm_scores)
+    except InputError as error:
+        st.error(_common.md_escape(str(error)))
+    else:
+        k1, k2, k3, k4 = st.columns(4)
+        k1.metric("Segment-level Kendall τ", f"{corr.segment_tau:.3f}")
+        k2.metric("Segment τ, per segment (mean)", f"{corr.segment_tau_grouped:.3f}")
+        k3.metric("System-level Kendall τ", f"{corr.system_tau:.3f}")
+        k4.metric("System-level Pearson r", f"{corr.system_pearson:.3f}")
+        st.caption(f"{len(corr.segments):,} rated (system, segment) pairs from "
+                   f"{len(corr.systems)} systems. Sentence BLEU: exp smoothing, effective order; "
+                   "corpus BLEU over the whole test set; MQM system score: the mean over rated "
+                   "segments (negated MQM, higher is better).")
+        left, right = st.columns(2)
+        left.altair_chart(charts.mqm_segments_chart(corr), key="sens_mqm_segments")
+        right.altair_chart(charts.mqm_systems_chart(corr), key="sens_mqm_systems")
+        st.dataframe(corr.systems.round(3), hide_index=True, key="sens_mqm_table")
+
+# --- languages without spaces -------------------------------------------------------------------
+st.header("Languages without spaces")
+unspaced = data if data.target_language in ("zh", "ja") else _bundled(str(ZH_DIR), ZH_LABEL)
+st.caption(_common.md_escape(f"Data: {unspaced.label}."))
+zh_system = st.selectbox("System", list(unspaced.systems), key="sens_zh_system")
+table = _segmentation(unspaced.system_keys[zh_system], unspaced.references_key,
+                      unspaced.systems[zh_system].segments, unspaced.reference_streams)
+st.dataframe(table, hide_index=True, key="sens_zh_table")
+st.altair_chart(charts.segmentation_chart(table), key="sens_zh_chart")
+none = table[table.tokenize == "none"].iloc[0]
+st.info(f"With tokenize=none, {int(none['one-token segments'])} of "
+        f"{len(unspaced.systems[zh_system].segments)} hypotheses are a single token (a whole "
+        f"sentence), so almost no n-gram can match: BLEU {none.score:.2f}.")

@@ -1,0 +1,106 @@
+"""The teaching pages' chart builders, through ``to_dict()``: the plotted numbers are the core's."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from bleu import charts_teaching as charts
+from bleu.brevity import SystemLength, length_buckets, length_whatif
+from bleu.mqm import parse_mqm
+from bleu.sensitivity import mqm_correlation, segmentation_compare, tokenizer_grid
+from bleu.teaching import (
+    CLASSIC_CANDIDATE,
+    CLASSIC_REFERENCES,
+    order_sweep,
+    smoothing_comparison,
+    walkthrough,
+)
+
+REFS = [["the cat is on the mat", "a dog sat on the rug", "it rains today in town"]]
+SYSTEMS = {"A": ["the cat is on a mat", "a dog sat on a rug", "it rains in town"],
+           "B": ["cat on mat", "the dog sat on the rug", "today it rains in the town"]}
+
+
+def _values(chart) -> list[dict]:
+    """Every row of every dataset in the chart's spec."""
+    spec = chart.to_dict()
+    return [row for rows in spec.get("datasets", {}).values() for row in rows]
+
+
+def test_precisions_chart_plots_both_precisions():
+    walk = walkthrough(CLASSIC_CANDIDATE, list(CLASSIC_REFERENCES))
+    rows = _values(charts.precisions_chart(walk))
+    raw = {r["n"]: r["percent"] for r in rows if r["kind"] == "credited/total"}
+    used = {r["n"]: r["percent"] for r in rows if r["kind"] == "used in the score"}
+    assert raw == pytest.approx({1: 100 * 2 / 7, 2: 0.0, 3: 0.0, 4: 0.0})
+    assert used == pytest.approx({1: 100 * 2 / 7, 2: 100 / 12, 3: 100 / 20, 4: 100 / 32})
+
+
+def test_log_terms_chart_draws_minus_infinity_at_minus_20():
+    walk = walkthrough(CLASSIC_CANDIDATE, list(CLASSIC_REFERENCES), smooth_method="none")
+    rows = _values(charts.log_terms_chart(walk))
+    assert rows[0]["w_n·log p_n"] == pytest.approx(0.25 * math.log(2 / 7))
+    assert [r["w_n·log p_n"] for r in rows[1:]] == [-20.0] * 3
+
+
+def test_smoothing_and_sweep_charts():
+    rows = smoothing_comparison("the cat sat on the mat", ["the cat is on the mat"])
+    plotted = _values(charts.smoothing_chart(rows))
+    assert [r["BLEU"] for r in plotted] == pytest.approx([r.score for r in rows])
+    sweep = order_sweep("the cat sat on the mat", ["the cat is on the mat"])
+    plotted = _values(charts.order_sweep_chart(sweep))
+    assert [r["N"] for r in plotted] == [n for n, _ in sweep]
+    assert [r["BLEU"] for r in plotted] == pytest.approx([score for _, score in sweep])
+
+
+def test_bp_curve_chart_places_the_systems():
+    positions = (SystemLength("A", 90, 100, 0.9, math.exp(1 - 1 / 0.9), 20.0),
+                 SystemLength("B", 110, 100, 1.1, 1.0, 25.0))
+    spec = charts.bp_curve_chart(positions).to_dict()
+    rows = _values(charts.bp_curve_chart(positions))
+    dots = [r for r in rows if "system" in r]
+    assert [(d["system"], d["ratio"], d["bp"]) for d in dots] == [
+        ("A", 0.9, pytest.approx(math.exp(1 - 1 / 0.9))), ("B", 1.1, 1.0)]
+    curve = [r for r in rows if "system" not in r]
+    assert all(r["bp"] == pytest.approx(math.exp(1 - 1 / r["ratio"]) if r["ratio"] < 1 else 1)
+               for r in curve)
+    assert len(spec["layer"]) == 2
+
+
+def test_whatif_and_bucket_charts():
+    whatif = length_whatif(SYSTEMS["A"], REFS, percents=[-20, 0, 20])
+    rows = _values(charts.whatif_chart(whatif))
+    scores = {r["percent"]: r["value"] for r in rows if r.get("measure") == "score"}
+    assert scores == pytest.approx({p.percent: p.score for p in whatif.points})
+    best = [r for r in rows if "measure" not in r]
+    assert best[0]["score"] == whatif.best.score
+    prec = _values(charts.whatif_precisions_chart(whatif))
+    assert {(r["percent"], r["order"]) for r in prec} == {
+        (p, f"p{n}") for p in (-20, 0, 20) for n in range(1, 5)}
+    buckets = length_buckets(SYSTEMS, REFS, edges=(0, 5))
+    plotted = _values(charts.buckets_chart(buckets))
+    # an empty bucket has no ratio: NaN in the frame, null in the chart's JSON
+    assert [r["ratio"] for r in plotted] == [
+        None if math.isnan(v) else pytest.approx(v) for v in buckets.ratio]
+
+
+def test_sensitivity_charts():
+    grid = tokenizer_grid(SYSTEMS, REFS, tokenizers=("13a", "none"))
+    rows = _values(charts.tokenizer_grid_chart(grid))
+    assert [r["score"] for r in rows] == pytest.approx(list(grid.cells.score))
+    assert all(r["signature"].startswith("nrefs:1|") for r in rows)
+    mqm = parse_mqm("system mqm_avg_score seg_id\nA\t-1 1\nA\t-2 2\nA\t0 3\n"
+                    "B\t-3 1\nB\tNone 2\nB\t-1 3\n")
+    corr = mqm_correlation(SYSTEMS, REFS, mqm)
+    seg = _values(charts.mqm_segments_chart(corr))
+    assert pd.DataFrame(seg)[["system", "segment", "mqm"]].values.tolist() == \
+        corr.segments[["system", "segment", "mqm"]].values.tolist()
+    systems = charts.mqm_systems_chart(corr)
+    assert [r["mqm"] for r in _values(systems)] == pytest.approx([-1.0, -2.0])
+    assert "Kendall" in systems.to_dict()["title"]
+    table = segmentation_compare(["你好世界"], [["你好，世界"]])
+    assert [r["tokenize"] for r in _values(charts.segmentation_chart(table))] == [
+        "zh", "char", "none"]
