@@ -1,0 +1,28 @@
+"""BLEU Explorer: the Streamlit entry point (page config, shared sidebar, page navigation).
+
+Run with ``streamlit run app.py``. To add a page, write ``pages/<name>.py`` (thin: widgets in, a
+call to the core, charts out; shared glue in ``pages/_common.py``) and add ONE line to ``PAGES``
+below, e.g. ``st.Page("pages/sentences.py", title="Sentences", icon=":material/notes:"),``.
+"""
+
+import streamlit as st
+
+from pages import _common
+
+st.set_page_config(page_title="BLEU Explorer", page_icon=":material/translate:", layout="wide")
+
+PAGES = [
+    st.Page("pages/dashboard.py", title="Corpus dashboard", icon=":material/leaderboard:",
+            default=True),
+    st.Page("pages/data.py", title="Data", icon=":material/table_view:"),
+    st.Page("pages/sentences.py", title="Sentences", icon=":material/notes:"),
+    st.Page("pages/compare.py", title="Compare A vs B", icon=":material/compare_arrows:"),
+    st.Page("pages/how_bleu_works.py", title="How BLEU works", icon=":material/school:"),
+    st.Page("pages/brevity_penalty.py", title="Brevity penalty", icon=":material/straighten:"),
+    st.Page("pages/sensitivity.py", title="Sensitivity", icon=":material/tune:"),
+]
+
+navigation = st.navigation(PAGES)
+_common.sidebar()
+_common.show_messages()
+navigation.run()

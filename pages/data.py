@@ -1,0 +1,26 @@
+"""What is loaded: every file with its role and notes, and the first segments side by side."""
+
+import pandas as pd
+import streamlit as st
+
+from pages import _common
+
+data = _common.dataset()
+st.title("Data")
+st.caption(_common.md_escape(data.label))
+
+files = [("source", "", data.source)] if data.source is not None else []
+files += [("reference", f"ref {k + 1}", ref) for k, ref in enumerate(data.references)]
+files += [("system", name, file) for name, file in data.systems.items()]
+st.dataframe(pd.DataFrame([
+    {"role": role, "name": name, "file": file.name, "segments": len(file.segments),
+     "documents": len(set(file.doc_ids)) if file.doc_ids else None,
+     "notes": " ".join(file.notes)}
+    for role, name, file in files]), hide_index=True, key="files")
+
+rows = st.number_input("Segments to preview", min_value=1, max_value=data.n_segments,
+                       value=min(20, data.n_segments), key="preview_rows")
+preview = {"source": data.source.segments[:rows]} if data.source is not None else {}
+preview.update({f"ref {k + 1}": ref.segments[:rows] for k, ref in enumerate(data.references)})
+preview.update({name: file.segments[:rows] for name, file in data.systems.items()})
+st.dataframe(pd.DataFrame(preview, index=range(1, rows + 1)), key="preview")

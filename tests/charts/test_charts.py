@@ -1,0 +1,138 @@
+"""Chart builders, checked through ``to_dict()``: the plotted numbers, the bars, the encodings."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+import sacrebleu
+from conftest import DATA_DIR, read_lines
+
+import bleu
+from bleu import charts
+from bleu.score import BLEUOptions
+
+FOLDER = DATA_DIR / "wmt17_newstest2017_en-de"
+SYSTEMS = ("uedin-nmt.4722", "PROMT-Rule-based.4735", "online-F.0")
+
+
+@pytest.fixture(scope="module")
+def ref() -> list[str]:
+    return read_lines(FOLDER / "newstest2017.en-de.ref.de")
+
+
+@pytest.fixture(scope="module")
+def hyps() -> dict[str, list[str]]:
+    return {name: read_lines(FOLDER / f"newstest2017.{name}.en-de.de") for name in SYSTEMS}
+
+
+@pytest.fixture(scope="module")
+def scores(hyps, ref) -> dict[str, bleu.BLEUScore]:
+    return {name: bleu.corpus_bleu(lines, [ref]) for name, lines in hyps.items()}
+
+
+def plotted(spec: dict, layer: dict | None = None) -> list[dict]:
+    """The rows a chart (or one of its layers) draws: its own data, else the top-level data."""
+    data = (layer or {}).get("data") or spec["data"]
+    return spec["datasets"][data["name"]]
+
+
+def test_bleu_chart_plots_each_score_with_its_interval(scores, hyps, ref):
+    intervals = {"uedin-nmt.4722": (28.1, 0.7), "PROMT-Rule-based.4735": (16.5, 0.6)}
+    with_ci = {name: replace(score, mean=intervals[name][0], ci=intervals[name][1])
+               if name in intervals else score for name, score in scores.items()}
+    spec = charts.bleu_chart(with_ci).to_dict()
+    bars, errors = spec["layer"]
+    assert bars["mark"]["type"] == "bar"
+    assert errors["mark"]["type"] == "rule"
+    rows = plotted(spec, bars)
+    assert [row["system"] for row in rows] == list(SYSTEMS)
+    for row in rows:
+        expected = sacrebleu.corpus_bleu(hyps[row["system"]], [ref]).score
+        assert row["BLEU"] == pytest.approx(expected, abs=1e-9)
+        if row["system"] in intervals:
+            mean, ci = intervals[row["system"]]
+            assert (row["low"], row["high"]) == pytest.approx((mean - ci, mean + ci))
+        else:
+            assert row["low"] is None and row["high"] is None
+    assert bars["encoding"]["y"]["field"] == "BLEU"
+    assert errors["encoding"]["y"]["field"] == "low"
+    assert errors["encoding"]["y2"]["field"] == "high"
+
+
+def test_precisions_chart_has_one_bar_per_system_and_order(scores, hyps, ref):
+    spec = charts.precisions_chart(scores).to_dict()
+    rows = plotted(spec)
+    assert len(rows) == len(SYSTEMS) * 4
+    assert spec["mark"]["type"] == "bar"
+    assert spec["encoding"]["xOffset"]["field"] == "system"
+    for name in SYSTEMS:
+        expected = sacrebleu.corpus_bleu(hyps[name], [ref]).precisions
+        got = [row["precision"] for row in rows if row["system"] == name]
+        assert got == pytest.approx(expected, abs=1e-9)
+        assert [row["order"] for row in rows if row["system"] == name] == [
+            "1-gram", "2-gram", "3-gram", "4-gram"]
+
+
+def test_decomposition_parts_sum_to_log_bleu(scores):
+    options = BLEUOptions()
+    spec = charts.decomposition_chart(scores, options).to_dict()
+    rows = plotted(spec)
+    assert len(rows) == len(SYSTEMS) * 5  # four orders and the brevity penalty
+    assert spec["encoding"]["y"]["aggregate"] == "sum"
+    for name, score in scores.items():
+        parts = {row["part"]: row["log"] for row in rows if row["system"] == name}
+        assert sum(parts.values()) == pytest.approx(math.log(score.score / 100), abs=1e-9)
+        # by hand: each order weighs 1/4, the BP enters as its log
+        assert parts["2-gram"] == pytest.approx(math.log(score.precisions[1] / 100) / 4)
+        assert parts["brevity penalty"] == pytest.approx(math.log(score.bp))
+
+
+def test_decomposition_with_effective_order_weighs_present_orders():
+    # "a b" vs "a b": only 1- and 2-grams exist, so with effective order each weighs 1/2.
+    options = BLEUOptions(effective_order=True)
+    score = bleu.sentence_bleu("a b", ["a b"])
+    rows = plotted(charts.decomposition_chart({"s": score}, options).to_dict())
+    parts = {row["part"]: row["log"] for row in rows}
+    assert parts["1-gram"] == pytest.approx(0.0) and parts["2-gram"] == pytest.approx(0.0)
+    assert parts["3-gram"] == 0.0 and parts["4-gram"] == 0.0
+    assert score.score == pytest.approx(100.0)
+
+
+def test_decomposition_leaves_out_infinite_parts():
+    score = bleu.corpus_bleu(["x y z"], [["a b c"]], smooth_method="none")
+    assert score.score == 0.0
+    rows = plotted(charts.decomposition_chart({"zero": score}, BLEUOptions(
+        smooth_method="none")).to_dict())
+    assert [row["part"] for row in rows] == ["brevity penalty"]
+
+
+def test_length_chart_has_ratio_and_bp_per_system(scores, hyps, ref):
+    spec = charts.length_chart(scores).to_dict()
+    bars, one = spec["layer"]
+    rows = plotted(spec, bars)
+    assert plotted(spec, one) == [{"value": 1.0}]
+    assert len(rows) == 2 * len(SYSTEMS)
+    for name in SYSTEMS:
+        expected = sacrebleu.corpus_bleu(hyps[name], [ref])
+        got = {row["measure"]: row["value"] for row in rows if row["system"] == name}
+        assert got["length ratio"] == pytest.approx(expected.sys_len / expected.ref_len)
+        assert got["brevity penalty"] == pytest.approx(expected.bp)
+    assert one["mark"]["type"] == "rule"
+
+
+def test_same_color_for_a_system_in_every_chart(scores):
+    for chart in (charts.bleu_chart(scores), charts.precisions_chart(scores)):
+        spec = chart.to_dict()
+        encoding = spec["layer"][0]["encoding"] if "layer" in spec else spec["encoding"]
+        assert encoding["color"]["scale"]["domain"] == list(SYSTEMS)
+
+
+def test_png_and_svg_export(scores):
+    chart = charts.precisions_chart(scores)
+    png = charts.to_png(chart)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    svg = charts.to_svg(chart)
+    assert svg.lstrip().startswith("<svg") and "</svg>" in svg
+    assert "n-gram precisions" in svg
