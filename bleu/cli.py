@@ -14,14 +14,15 @@ import logging
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NoReturn, TextIO
 
 from . import __version__
 from .cli_output import FORMATS, PairedTestInfo, SystemRow, multi_system_report
 from .errors import InputError, LengthMismatchError, ReadError
 from .metric import BLEU, short_signature
-from .score import SMOOTH_DEFAULTS, score_from_stats
+from .score import SMOOTH_DEFAULTS, BLEUOptions, score_from_stats
+from .streaming import score_totals, stream_totals
 
 PROG = "bleu-explorer"
 logger = logging.getLogger("bleu.cli")
@@ -125,29 +126,33 @@ def _open_text(path: str, encoding: str) -> TextIO:
     return open(path, encoding=encoding, newline="\n")  # closed by the caller
 
 
-def read_segments(path: str, encoding: str = "utf-8") -> list[str]:
-    """The segments of a file, one per line, as sacrebleu reads them.
+def iter_segments(path: str, encoding: str = "utf-8") -> Iterator[str]:
+    """The segments of a file, one per line, as sacrebleu reads them, one at a time.
 
     Lines are split on '\\n' only and lose their trailing whitespace (so a '\\r' of CRLF goes);
     a final newline does not start another segment.
     """
-    lines: list[str] = []
+    number = 0
     try:
         with _open_text(path, encoding) as handle:
-            for line in handle:
-                lines.append(line.rstrip())
+            for number, line in enumerate(handle, start=1):  # noqa: B007 (the errors use it)
+                yield line.rstrip()
     except FileNotFoundError:
         raise ReadError(f"{path}: no such file.") from None
     except UnicodeDecodeError as error:
         raise ReadError(
-            f"{path}, line {len(lines) + 1}: not valid {encoding} text ({error.reason}); convert "
+            f"{path}, line {number + 1}: not valid {encoding} text ({error.reason}); convert "
             f"the file or give its encoding with -e."
         ) from None
     except LookupError:
         raise CommandLineError(f"Unknown encoding {encoding!r} given with -e.") from None
     except OSError as error:
         raise ReadError(f"{path}: cannot be read ({error.strerror}).") from None
-    return lines
+
+
+def read_segments(path: str, encoding: str = "utf-8") -> list[str]:
+    """All segments of a file (see ``iter_segments``)."""
+    return list(iter_segments(path, encoding))
 
 
 def read_stdin_systems(stream: TextIO, encoding: str) -> list[list[str]]:
@@ -372,12 +377,62 @@ def _multi_system(metric: BLEU, systems: list[tuple[str, list[str]]], args: argp
     print(multi_system_report(rows, signature, args.width, args.format, paired), file=out)
 
 
+def _streams(args: argparse.Namespace) -> bool:
+    """Whether to score in chunks while reading: one system file, one corpus score, plain refs."""
+    return (args.input is not None and len(args.input) == 1 and not args.sentence_level
+            and not args.confidence and not _paired(args) and args.num_refs == 1
+            and bool(args.refs))
+
+
+def _terminal_progress(args: argparse.Namespace) -> Callable[[int], None] | None:
+    """A one-line counter on stderr while big files are scored (only on a terminal)."""
+    if args.quiet or not sys.stderr.isatty():
+        return None
+
+    def show(done: int) -> None:
+        print(f"\r{PROG}: {done:,} segments scored", end="", file=sys.stderr, flush=True)
+    return show
+
+
+def _streamed_single_system(args: argparse.Namespace, options: dict[str, object],
+                            out: TextIO) -> None:
+    """One system against its references, read and scored chunk by chunk (bounded memory)."""
+    hyp_path = args.input[0]
+    bleu_options = BLEUOptions(**options)
+    progress = _terminal_progress(args)
+    try:
+        totals = stream_totals(
+            iter_segments(hyp_path, args.encoding),
+            [iter_segments(path, args.encoding) for path in args.refs], bleu_options,
+            names=[hyp_path, *args.refs], progress=progress, force=args.force)
+    except LengthMismatchError:
+        # Count every file to word the error exactly as for files read whole.
+        references = [[""] * sum(1 for _ in iter_segments(p, args.encoding)) for p in args.refs]
+        hypotheses = [""] * sum(1 for _ in iter_segments(hyp_path, args.encoding))
+        check_lengths([(hyp_path, hypotheses)], references, args.refs)
+        raise
+    finally:
+        if progress is not None:
+            print(file=sys.stderr)
+    if totals.n_segments == 0:
+        raise ReadError(f"{hyp_path}: the system output is empty.")
+    score = score_totals(totals, bleu_options)
+    is_json = args.format == "json"
+    signature = score.signature
+    if args.short and not is_json:
+        signature = short_signature(signature)
+    print(score.format(args.width, args.score_only, signature, is_json), file=out)
+
+
 def run(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> None:
     """Score what ``args`` asks for and print it to ``out`` in sacrebleu's shape."""
     _check_flags(args)
     options = _metric_options(args)
     # Build the metric first: a bad tokenizer or smoothing method fails before any file is read.
     BLEU(**options)
+    if _streams(args):
+        _streamed_single_system(args, options, out)
+        return
     references, ref_names = read_references(args.refs, args.num_refs, args.encoding)
     systems = read_systems(args, stdin)
     _check_modes(args, len(systems))

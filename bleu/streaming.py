@@ -16,7 +16,7 @@ import numpy as np
 
 from .errors import LengthMismatchError, ReadError
 from .score import BLEUOptions, BLEUScore, score_from_stats
-from .stats import ReferenceTable
+from .stats import ReferenceTable, tokenized_period_count, warn_if_tokenized
 
 #: segments per chunk when streaming: about 30 MB of working memory per reference stream
 STREAM_CHUNK_SEGMENTS = 50_000
@@ -77,18 +77,25 @@ def aligned_chunks(hypotheses: Iterable[str], references: Sequence[Iterable[str 
 def stream_totals(hypotheses: Iterable[str], references: Sequence[Iterable[str | None]],
                   options: BLEUOptions, *, names: Sequence[str] | None = None,
                   chunk_segments: int = STREAM_CHUNK_SEGMENTS,
-                  progress: Callable[[int], None] | None = None) -> StreamTotals:
-    """Summed statistics of aligned streams, chunk by chunk; ``progress`` gets segments done."""
+                  progress: Callable[[int], None] | None = None,
+                  force: bool = True) -> StreamTotals:
+    """Summed statistics of aligned streams, chunk by chunk; ``progress`` gets segments done.
+
+    With ``force=False``, warns (through logging) when the hypotheses look tokenized.
+    """
     names = names or ["hypotheses", *(f"reference {k + 1}" for k in range(len(references)))]
     total = np.zeros(2 + 2 * options.max_ngram_order, np.int64)
-    n_segments, ref_counts = 0, set()
+    n_segments, tokenized, ref_counts = 0, 0, set()
     for hyps, refs in aligned_chunks(hypotheses, references, names, chunk_segments):
         table = ReferenceTable(refs, options)
         total += table.segment_stats(hyps).sum(axis=0)
         ref_counts.add(table.n_refs)
         n_segments += len(hyps)
+        tokenized += 0 if force else tokenized_period_count(hyps)
         if progress is not None:
             progress(n_segments)
+    if not force:
+        warn_if_tokenized((), count=tokenized)
     n_refs = ref_counts.pop() if len(ref_counts) == 1 else -1
     return StreamTotals(total, n_segments, n_refs)
 
