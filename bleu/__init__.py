@@ -6,19 +6,43 @@ No Streamlit here: everything the app shows is computable from Python (and a not
 __version__ = "0.1.0"
 
 from .errors import InputError
+from .explain import explain
 from .metric import BLEU, corpus_bleu, segment_stats, sentence_bleu, signature
 from .score import BLEUOptions, BLEUScore, score_from_stats, scores_from_stats
+from .significance import (
+    PairwiseComparison,
+    SignificanceResult,
+    bootstrap_ci,
+    bootstrap_ci_from_stats,
+    paired_approximate_randomization,
+    paired_ar_from_stats,
+    paired_bootstrap,
+    paired_bootstrap_from_stats,
+    pairwise_significance,
+    significance_signature,
+)
 
 __all__ = [
     "BLEU",
     "BLEUOptions",
     "BLEUScore",
     "InputError",
+    "PairwiseComparison",
+    "SignificanceResult",
     "__version__",
+    "bootstrap_ci",
+    "bootstrap_ci_from_stats",
     "corpus_bleu",
+    "explain",
+    "paired_approximate_randomization",
+    "paired_ar_from_stats",
+    "paired_bootstrap",
+    "paired_bootstrap_from_stats",
+    "pairwise_significance",
     "score_from_stats",
     "scores_from_stats",
     "segment_stats",
     "sentence_bleu",
     "signature",
+    "significance_signature",
 ]
