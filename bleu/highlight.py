@@ -37,8 +37,11 @@ _CSS = (
 
 def escape_text(text: str) -> str:
     """HTML-escape user text (quotes too) and neutralize markdown and LaTeX characters."""
-    escaped = html.escape(text, quote=True)
-    return "".join(_MARKDOWN_ENTITIES.get(c, c) for c in escaped).replace("\n", " ")
+    # Character by character, so that the entities html.escape writes ("&#x27;") are never
+    # themselves rewritten (their '#' is one of the markdown characters).
+    return "".join(
+        _MARKDOWN_ENTITIES.get(c) or html.escape(c, quote=True) for c in text
+    ).replace("\n", " ")
 
 
 def escape_markdown(text: str) -> str:

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import html
 import re
 from html.parser import HTMLParser
 
 import pytest
 
 import bleu
-from bleu.highlight import escape_markdown, hypothesis_html, reference_html, segment_html
+from bleu.highlight import (
+    escape_markdown,
+    escape_text,
+    hypothesis_html,
+    reference_html,
+    segment_html,
+)
 
 
 class Spans(HTMLParser):
@@ -131,3 +138,10 @@ def test_user_text_is_escaped_and_shown_literally(text):
 
 def test_escape_markdown():
     assert escape_markdown("*a* _b_ $x$") == r"\*a\* \_b\_ \$x\$"
+
+
+def test_quotes_are_escaped_once() -> None:
+    """An apostrophe becomes one entity, never an entity whose '#' was escaped again."""
+    escaped = escape_text("the system's \"output\" & more")
+    assert "&#35;" not in escaped
+    assert html.unescape(escaped) == "the system's \"output\" & more"
