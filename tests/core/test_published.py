@@ -1,0 +1,51 @@
+"""Every published BLEU score in data/published_scores.tsv, reproduced to its published precision.
+
+The precision is the number of decimals written in the published value (2 for WMT tables, 14-15
+for sacrebleu-computed TSVs, 1 for compare-mt's "21.7"); the tokenizer is the one the row names;
+several comma-separated reference files make a multi-reference row.
+"""
+
+from __future__ import annotations
+
+import csv
+from functools import cache
+
+import pytest
+from conftest import DATA_DIR, read_lines
+
+import bleu
+
+TABLE = DATA_DIR / "published_scores.tsv"
+
+
+def _rows() -> list[dict[str, str]]:
+    with TABLE.open(encoding="utf-8", newline="") as handle:
+        return [row for row in csv.DictReader(handle, delimiter="\t") if row["metric"] == "BLEU"]
+
+
+@cache
+def _metric(folder: str, refs: str, tokenize: str) -> bleu.BLEU:
+    """One metric per reference set: references tokenized and counted once for all its systems."""
+    streams = [read_lines(DATA_DIR / folder / file) for file in refs.split(",")]
+    return bleu.BLEU(tokenize=tokenize, force=True, references=streams)
+
+
+def _decimals(value: str) -> int:
+    return len(value.split(".", 1)[1]) if "." in value else 0
+
+
+def test_table_has_every_kind_of_row() -> None:
+    rows = _rows()
+    assert len(rows) == 206
+    assert {row["sacrebleu_tokenize"] for row in rows} == {"13a", "zh", "char", "none"}
+    assert any("," in row["refs"] for row in rows)  # multi-reference rows are there
+    assert {_decimals(row["published"]) for row in rows} >= {1, 2, 14}
+
+
+@pytest.mark.parametrize("row", [
+    pytest.param(row, id=f"{row['hyp']}@{row['refs'].replace(',', '+')}") for row in _rows()
+])
+def test_published_bleu(row: dict[str, str]) -> None:
+    metric = _metric(row["dir"], row["refs"], row["sacrebleu_tokenize"])
+    score = metric.corpus_score(read_lines(DATA_DIR / row["dir"] / row["hyp"]))
+    assert round(score.score, _decimals(row["published"])) == float(row["published"]), row
