@@ -181,7 +181,7 @@ def assemble(systems: Sequence[TextFile], references: Sequence[TextFile],
             renamed = [new for new, want in zip(final, wanted, strict=True) if want == name]
             notes.append(
                 f"{len(files)} systems are named {name!r} ({', '.join(files)}); they are shown "
-                f"as {', '.join(map(repr, renamed))}. Rename them under 'Systems'."
+                f"as {', '.join(map(repr, renamed))}. Rename them under 'System names'."
             )
     by_name = dict(zip(final, systems, strict=True))
     notes += _warnings(by_name, references)

@@ -34,6 +34,12 @@ class BLEUOptions:
                 f"Unknown smoothing method {self.smooth_method!r}; expected one of: "
                 f"{', '.join(SMOOTH_DEFAULTS)}."
             )
+        value = self.smooth_value
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)
+                                  or not math.isfinite(value) or value < 0):
+            raise UnknownOptionError(
+                f"smooth_value must be a finite number >= 0, got {value!r}."
+            )
         order = self.max_ngram_order
         if isinstance(order, bool) or not isinstance(order, int | np.integer) or order < 1:
             raise UnknownOptionError(

@@ -33,6 +33,7 @@ from bleu.io import (
 )
 from bleu.score import SMOOTH_DEFAULTS, BLEUOptions
 from bleu.tokenizers import available_tokenizers
+from pages import _workspace
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
 SAMPLE_LABEL = "Sample: WMT22 General MT English→German (generaltest2022)"
@@ -74,6 +75,7 @@ def commit(new: Dataset, done: str | None) -> None:
         st.session_state["tokenize"] = default_tokenizer(new.target_language)
     messages = [("success", done)] if done else []
     st.session_state[MESSAGES] = messages + [("warning", note) for note in new.notes]
+    _workspace.autosave(previous, new)
 
 
 def refuse(error: InputError) -> None:
@@ -150,7 +152,7 @@ def _stage(uploads: dict[str, list[Any]], choices: dict[str, tuple[Any, ...]],
     for role, files in uploads.items():
         for upload in files:
             data = upload.getvalue()
-            check_size(data, upload.name)
+            check_size(data, upload.name, limit_mb=st.get_option("server.maxUploadSize"))
             kind = detect_format(upload.name, data)
             if kind == "wmt-xml":
                 docs = read_wmt_xml(data, upload.name)
@@ -321,7 +323,10 @@ def options_sidebar() -> None:
     method = st.sidebar.selectbox("Smoothing", SMOOTH_METHODS, key="smooth_method")
     if SMOOTH_DEFAULTS[method] is not None:
         state.setdefault(f"smooth_value_{method}", float(SMOOTH_DEFAULTS[method]))
-        st.sidebar.number_input("Smoothing value", min_value=0.0, step=0.1,
+        # floor replaces a zero count by this many matches: above 1 it would beat a real match
+        # (and could push BLEU over 100); add-k adds k to every count of order 2 and above.
+        st.sidebar.number_input("Smoothing value", min_value=0.0,
+                                max_value=1.0 if method == "floor" else 10.0, step=0.1,
                                 key=f"smooth_value_{method}")
     st.sidebar.number_input("Max n-gram order", min_value=1, max_value=9, step=1,
                             key="max_ngram_order")
@@ -350,8 +355,10 @@ def options() -> BLEUOptions:
 
 def sidebar() -> None:
     """Everything in the sidebar, in order: data first (it may set the tokenizer), then options."""
+    _workspace.restore_from_url()
     data_sidebar()
     options_sidebar()
+    _workspace.sidebar()
 
 
 # -------------------------------------------------------------------------------- computation

@@ -163,3 +163,9 @@ def test_no_tokenized_warning(lines: list[str], force: bool, caplog: pytest.LogC
         bleu.corpus_bleu(lines, [lines], force=force)
     assert not [r for r in caplog.records if r.name.startswith("bleu")]
     assert capsys.readouterr() == ("", "")
+
+
+@pytest.mark.parametrize("value", [-1, float("nan"), float("inf")])
+def test_smoothing_value_must_be_a_finite_non_negative_number(value: float) -> None:
+    with pytest.raises(UnknownOptionError, match="smooth_value must be a finite number >= 0"):
+        bleu.corpus_bleu(["a b"], [["a b"]], smooth_method="floor", smooth_value=value)
