@@ -7,7 +7,7 @@ below, e.g. ``st.Page("pages/sentences.py", title="Sentences", icon=":material/n
 
 import streamlit as st
 
-from pages import _common
+from pages import _common, _metrics, _url
 
 st.set_page_config(page_title="BLEU Explorer", page_icon=":material/translate:", layout="wide")
 
@@ -20,9 +20,13 @@ PAGES = [
     st.Page("pages/how_bleu_works.py", title="How BLEU works", icon=":material/school:"),
     st.Page("pages/brevity_penalty.py", title="Brevity penalty", icon=":material/straighten:"),
     st.Page("pages/sensitivity.py", title="Sensitivity", icon=":material/tune:"),
+    st.Page("pages/scores.py", title="Metrics & human scores", icon=":material/insights:"),
 ]
 
 navigation = st.navigation(PAGES)
+_url.restore(PAGES, navigation)
 _common.sidebar()
+_metrics.sidebar()
 _common.show_messages()
 navigation.run()
+_url.save(navigation)

@@ -2,6 +2,9 @@
 
 Each builder takes scores by system name (``BLEUScore``, with ``mean``/``ci`` where a bootstrap
 ran), builds a tidy DataFrame and returns a chart. ``to_png``/``to_svg`` export one offline.
+The builders of the other pages (``charts_segments``, ``charts_teaching``, ``charts_metrics``)
+are re-exported here, so ``bleu.charts`` holds every chart the app shows; ``dashboard(results)``
+is the corpus dashboard as one chart.
 """
 
 from __future__ import annotations
@@ -12,8 +15,62 @@ import altair as alt
 import pandas as pd
 import vl_convert
 
-from .dashboard import log_decomposition
+from .charts_metrics import correlation_chart, external_scatter_chart, metrics_chart
+from .charts_segments import (
+    bucket_chart,
+    contribution_chart,
+    document_chart,
+    histogram_chart,
+    scatter_chart,
+)
+from .charts_teaching import (
+    bp_curve_chart,
+    buckets_chart,
+    log_terms_chart,
+    mqm_segments_chart,
+    mqm_systems_chart,
+    order_sweep_chart,
+    segmentation_chart,
+    smoothing_chart,
+    tokenizer_grid_chart,
+    whatif_chart,
+    whatif_precisions_chart,
+)
+from .charts_teaching import precisions_chart as walkthrough_precisions_chart
+from .dashboard import Dashboard, log_decomposition
 from .score import BLEUOptions, BLEUScore
+
+#: every chart builder the app uses, by its name here (teaching charts keep theirs; the
+#: walkthrough's precisions chart is ``walkthrough_precisions_chart``)
+__all__ = [
+    "bleu_chart",
+    "bp_curve_chart",
+    "bucket_chart",
+    "buckets_chart",
+    "contribution_chart",
+    "correlation_chart",
+    "dashboard",
+    "decomposition_chart",
+    "document_chart",
+    "external_scatter_chart",
+    "histogram_chart",
+    "length_chart",
+    "log_terms_chart",
+    "metrics_chart",
+    "mqm_segments_chart",
+    "mqm_systems_chart",
+    "order_sweep_chart",
+    "precisions_chart",
+    "scatter_chart",
+    "segmentation_chart",
+    "smoothing_chart",
+    "to_png",
+    "to_svg",
+    "tokenizer_grid_chart",
+    "walkthrough_precisions_chart",
+    "whatif_chart",
+    "whatif_precisions_chart",
+]
 
 Scores = Mapping[str, BLEUScore]
 
@@ -126,6 +183,26 @@ def length_chart(scores: Scores) -> alt.LayerChart:
         y="value:Q"
     )
     return alt.layer(bars, one).properties(title="Length ratio and brevity penalty")
+
+
+def dashboard(results: Dashboard, other: Mapping[str, Mapping[str, object]] | None = None,
+              ) -> alt.VConcatChart:
+    """The corpus dashboard's charts as one chart (renders in Jupyter; ``other``: chrF/TER).
+
+    ``results`` is a ``bleu.dashboard.Dashboard`` (``build_dashboard``); ``other`` maps a metric
+    name to scores by system (``bleu.other_metrics`` results or significance), drawn below.
+    """
+    scores = results.scores
+    rows = [
+        alt.hconcat(bleu_chart(scores), precisions_chart(scores)).resolve_scale(
+            color="independent"),
+        alt.hconcat(decomposition_chart(scores, results.options),
+                    length_chart(scores)).resolve_scale(color="independent"),
+    ]
+    if other:
+        rows.append(metrics_chart(other))  # type: ignore[arg-type]
+    return alt.vconcat(*rows).resolve_scale(color="independent").properties(
+        title=f"BLEU dashboard ({results.signature})")
 
 
 def to_png(chart: alt.TopLevelMixin, scale: float = 2.0) -> bytes:

@@ -98,6 +98,15 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--paired-jobs", "-j", type=int, default=1,
                        help="Accepted for sacrebleu compatibility and ignored: the tests are "
                        "vectorized in one process.")
+    saved = parser.add_argument_group(
+        "workspaces", "Saved in BLEU_EXPLORER_DB (an SQLite file or a postgresql:// URL; default: "
+        "the user's data folder), shared with the app.")
+    saved.add_argument("--workspace", default=None, metavar="ID_OR_NAME",
+                       help="Score a saved workspace: its references, and its systems unless -i "
+                       "gives other files.")
+    saved.add_argument("--save-workspace", default=None, metavar="NAME",
+                       help="Save the references and systems given as a new workspace NAME "
+                       "(the app reopens it by its id: ?ws=ID).")
     report = parser.add_argument_group("output")
     report.add_argument("--quiet", "-q", action="store_true", help="No informational messages.")
     report.add_argument("--short", "-sh", action="store_true", help="The short signature.")
@@ -430,11 +439,16 @@ def run(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> None:
     options = _metric_options(args)
     # Build the metric first: a bad tokenizer or smoothing method fails before any file is read.
     BLEU(**options)
-    if _streams(args):
+    if args.workspace is not None or args.save_workspace is not None:
+        from .workspace.command_line import workspace_inputs
+
+        references, ref_names, systems = workspace_inputs(args, stdin, options)
+    elif _streams(args):
         _streamed_single_system(args, options, out)
         return
-    references, ref_names = read_references(args.refs, args.num_refs, args.encoding)
-    systems = read_systems(args, stdin)
+    else:
+        references, ref_names = read_references(args.refs, args.num_refs, args.encoding)
+        systems = read_systems(args, stdin)
     _check_modes(args, len(systems))
     check_lengths(systems, references, ref_names)
     metric = BLEU(**options, force=args.force, references=references)

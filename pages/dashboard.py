@@ -4,7 +4,8 @@ import streamlit as st
 
 from bleu import charts
 from bleu.dashboard import SIGNIFICANCE_LEVEL, json_report, results_table, table_csv, table_latex
-from pages import _common
+from bleu.report import html_report
+from pages import _common, _metrics
 
 data = _common.dataset()
 st.title("Corpus dashboard")
@@ -53,6 +54,31 @@ downloads[2].download_button(
         name: file.name for name, file in data.systems.items()},
         references_files=[ref.name for ref in data.references]),
     "bleu_report.json", "application/json", key="download_json", on_click="ignore")
+
+st.subheader("chrF, chrF++ and TER")
+other, other_signatures = {}, {}
+if not _metrics.chosen():
+    st.caption("Choose chrF, chrF++ or TER under Also compute in the sidebar to score them "
+               "beside BLEU (sacrebleu's own classes; computed once, then cached).")
+for metric, found in _metrics.all_results(data).items():
+    other[metric] = _metrics.significance(data, metric, found)
+    other_signatures[metric] = next(iter(found.values())).signature
+if other:
+    st.dataframe(_metrics.significance_table(other), hide_index=True, key="other_results",
+                 column_config={column: number(column, format="%.4f" if column.endswith(" p")
+                                               else "%.2f")
+                                for column in _metrics.significance_table(other).columns
+                                if column != "system"})
+    st.caption("μ ± : mean and 95% interval of the bootstrap resamples; p: paired bootstrap "
+               "against the baseline, as sacrebleu's --paired-bs (TER: lower is better).")
+    for metric, text in other_signatures.items():
+        st.code(f"{metric}: {text}", language=None)
+st.download_button(
+    "Report (self-contained HTML)",
+    lambda: html_report(dashboard, data_label=data.label, other=other,
+                        signatures=other_signatures),
+    "bleu_report.html", "text/html", key="download_html", on_click="ignore",
+    help="Tables, signatures and charts in one file that opens offline (no CDN).")
 
 st.subheader("Charts")
 scores = dashboard.scores

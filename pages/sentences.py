@@ -14,13 +14,13 @@ from bleu.segments import (
     mean_versus_corpus,
     table_csv,
 )
-from pages import _common, _explore
+from pages import _common, _explore, _metrics
 
 data = _common.dataset()
 st.title("Sentences")
 a, b = _explore.pair_picker("sentences", list(data.systems))
 sentence = _explore.sentence_smoothing()
-table = _explore.table(data, sentence, (a, b))
+table = _metrics.extra_columns(_explore.table(data, sentence, (a, b)), data, (a, b))
 stats = _common.system_stats(data, _common.options())
 
 for name in dict.fromkeys((a, b)):

@@ -15,6 +15,17 @@ if ! command -v chromium >/dev/null 2>&1; then
     fi
 fi
 
+# PostgreSQL's server binaries: the workspace-store tests start a throwaway server on 127.0.0.1.
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then
+    if [ "$(id -u)" = "0" ]; then
+        apt-get update -q
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql
+    else
+        echo "PostgreSQL is missing: run 'sudo apt-get install -y postgresql' first." >&2
+        exit 1
+    fi
+fi
+
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi

@@ -5,6 +5,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
+import numpy as np
+import pyarrow as pa
+
+from .words import split_words
+
 # A character that a stream tokenizer may use as private marker; lines that contain it take the
 # line-by-line path, so that the markers can never be confused with user text.
 PRIVATE_MARKERS = "\ue000\ue001\ue002\ue003"
@@ -39,3 +44,11 @@ class Tokenizer(ABC):
         whole-text formulation; this default is the line-by-line reference.
         """
         return "\n".join(" ".join(self(line.rstrip()).split()) for line in lines)
+
+    def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
+        """All words of ``lines`` as one Arrow string array, and each line's first word's index.
+
+        The words of line i are exactly ``self(line.rstrip()).split()``. Subclasses may build
+        them without the tokenized text; this default splits ``tokenize_stream``'s output.
+        """
+        return split_words(self.tokenize_stream(lines), len(lines))

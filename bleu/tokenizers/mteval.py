@@ -17,7 +17,19 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+import numpy as np
+import pyarrow as pa
+
 from .base import Tokenizer, needs_line_path
+from .words import (
+    CODE_POINT_CLASSES,
+    CODE_POINT_SPACE,
+    bmp_index,
+    byte_classes,
+    code_points,
+    word_starts,
+    words_from_classes,
+)
 
 # The four mteval rules, exactly as sacrebleu applies them line by line (the reference path).
 _LINE_RULES = (
@@ -107,6 +119,18 @@ class Tokenizer13a(Tokenizer):
         text = _unescape_13a(" " + " \n ".join(lines) + " ")
         return _apply_rules_to_stream(text, self._splitter)
 
+    def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
+        """The rules on the UTF-8 bytes of the padded lines (see ``words.py``)."""
+        text = " " + " \n ".join(lines) + " "
+        if text.count("\n") != len(lines) - 1:  # a line holds a newline, or there are none
+            return super().words(lines)
+        try:
+            units, classes = byte_classes(_unescape_13a(text).encode("utf-8"))
+        except UnicodeEncodeError:  # a lone surrogate
+            return super().words(lines)
+        keep, start = word_starts(classes)
+        return words_from_classes(units, classes, keep, start, len(lines))
+
 
 # sacrebleu's ranges of "Chinese" characters, as its comparisons really evaluate them: two of its
 # bounds are written '\u20000'-style (five hex digits), which Python reads as a four-digit escape
@@ -122,6 +146,17 @@ _CHINESE_RANGES = (
 )
 _CHINESE_CLASS = "".join(f"\\u{low:04x}-\\u{high:04x}" for low, high in _CHINESE_RANGES)
 _CHINESE_CHAR = re.compile(f"([{_CHINESE_CLASS}])")
+
+
+def _chinese_table() -> np.ndarray:
+    """Which BMP code points zh spaces out as words on their own (whitespace excepted)."""
+    table = np.zeros(0x10000, bool)
+    for low, high in _CHINESE_RANGES:
+        table[low : high + 1] = True
+    return table & ~CODE_POINT_SPACE
+
+
+_CHINESE_TABLE = _chinese_table()
 
 
 def is_chinese_char(char: str) -> bool:
@@ -145,3 +180,17 @@ class TokenizerZh(Tokenizer):
         # Bare newlines: the lookarounds treat a line edge like a digit, as the unpadded rules do.
         text = "\n".join(line.strip() for line in lines)
         return _apply_rules_to_stream(text, self._splitter)
+
+    def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
+        """The rules on the code points of the stripped lines (see ``words.py``)."""
+        text = "\n".join(line.strip() for line in lines)
+        if text.count("\n") != len(lines) - 1:
+            return super().words(lines)
+        try:
+            points = code_points(text)
+        except UnicodeEncodeError:
+            return super().words(lines)
+        index = bmp_index(points)
+        classes = CODE_POINT_CLASSES[index]
+        keep, start = word_starts(classes, _CHINESE_TABLE[index])
+        return words_from_classes(points, classes, keep, start, len(lines))

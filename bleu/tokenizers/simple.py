@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+import pyarrow as pa
+
 from .base import Tokenizer, needs_line_path
+from .words import CODE_POINT_CLASSES, NEWLINE, bmp_index, code_points, words_from_classes
 
 
 class TokenizerNone(Tokenizer):
@@ -33,3 +37,16 @@ class TokenizerChar(Tokenizer):
         if needs_line_path(lines):
             return super().tokenize_stream(lines)
         return " ".join("\n".join(lines))
+
+    def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
+        """Every non-whitespace code point is a word: no joined string of spaced characters."""
+        text = "\n".join(lines)
+        if text.count("\n") != len(lines) - 1:
+            return super().words(lines)
+        try:
+            points = code_points(text)
+        except UnicodeEncodeError:
+            return super().words(lines)
+        classes = CODE_POINT_CLASSES[bmp_index(points)]
+        keep = classes > NEWLINE  # neither whitespace nor a line break
+        return words_from_classes(points, classes, keep, keep, len(lines))

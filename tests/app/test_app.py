@@ -163,7 +163,7 @@ def test_dashboard_charts_plot_the_table(at):
         assert sums[name] == pytest.approx(math.log(value / 100))
     length_rows = found["Length ratio and brevity penalty"][0]
     assert len(length_rows) == 2 * len(SAMPLE_SYSTEMS)
-    assert len(at.get("download_button")) == 3 + 2 * 4
+    assert len(at.get("download_button")) == 4 + 2 * 4  # CSV, LaTeX, JSON, HTML; PNG+SVG each
 
 
 def test_every_page_runs(at):

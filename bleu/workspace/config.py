@@ -1,0 +1,42 @@
+"""Where the workspaces live and whether every visitor may list them, from the environment.
+
+``BLEU_EXPLORER_DB`` (a file path or a postgresql:// URL) wins over a configured value (the app
+passes ``[workspaces] database`` of .streamlit/secrets.toml), which wins over the default file in
+the user's data folder. ``BLEU_EXPLORER_SHARED=1`` (or ``[workspaces] shared = true``) makes the
+server a shared lab instance that lists every workspace.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+DATABASE_VARIABLE = "BLEU_EXPLORER_DB"
+SHARED_VARIABLE = "BLEU_EXPLORER_SHARED"
+FILE_NAME = "workspaces.sqlite3"
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off", "")
+
+
+def default_database(environ: Mapping[str, str] = os.environ) -> Path:
+    """``$XDG_DATA_HOME/bleu-explorer/workspaces.sqlite3`` (default ~/.local/share/...)."""
+    base = environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "bleu-explorer" / FILE_NAME
+
+
+def database_location(configured: str | None = None,
+                      environ: Mapping[str, str] = os.environ) -> str:
+    """The database to use: the environment variable, else ``configured``, else the default."""
+    return (environ.get(DATABASE_VARIABLE) or (configured or "").strip()
+            or str(default_database(environ)))
+
+
+def shared_instance(configured: object = None, environ: Mapping[str, str] = os.environ) -> bool:
+    """Whether every visitor may list every workspace (a lab server), not only their own."""
+    value = environ.get(SHARED_VARIABLE)
+    if value is not None and value.strip().lower() in _TRUE + _FALSE:
+        return value.strip().lower() in _TRUE
+    if isinstance(configured, str):
+        return configured.strip().lower() in _TRUE
+    return bool(configured)

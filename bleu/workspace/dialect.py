@@ -1,0 +1,134 @@
+"""The two databases behind the store, and the little SQL that differs between them.
+
+SQL in the store is written once with ``?`` placeholders and ``{blob}``/``{real}`` column types;
+a ``Dialect`` turns it into SQLite's or PostgreSQL's. A ``Backend`` opens a connection in
+autocommit mode, so that every transaction is an explicit ``BEGIN`` ... ``COMMIT``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..errors import MissingExtraError
+from .errors import StorageError
+
+#: how long a writer waits for another one's transaction before giving up (milliseconds)
+BUSY_TIMEOUT_MS = 30_000
+#: the PostgreSQL advisory lock that serializes writers (SQLite's BEGIN IMMEDIATE does the same)
+_PG_WRITE_LOCK = 0x626C6575  # "bleu"
+_URL_PASSWORD = re.compile(r"(://[^:/@]+:)[^@]*@")
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """How one database spells placeholders, types, transactions and upserts."""
+
+    name: str
+    placeholder: str
+    blob: str
+    real: str
+    begin_read: str
+    begin_write: str
+    write_lock: str | None
+
+    def sql(self, text: str) -> str:
+        """Portable SQL (``?`` placeholders, ``{blob}``/``{real}`` types) in this dialect."""
+        text = text.replace("{blob}", self.blob).replace("{real}", self.real)
+        return text if self.placeholder == "?" else text.replace("?", self.placeholder)
+
+    def upsert(self, table: str, columns: Sequence[str], key: Sequence[str],
+               update: Sequence[str] = ()) -> str:
+        """An INSERT that, when ``key`` exists, updates ``update`` (or does nothing)."""
+        marks = ", ".join("?" for _ in columns)
+        action = ("DO UPDATE SET " + ", ".join(f"{c} = excluded.{c}" for c in update)
+                  if update else "DO NOTHING")
+        return self.sql(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks}) "
+                        f"ON CONFLICT ({', '.join(key)}) {action}")
+
+
+SQLITE = Dialect("sqlite", "?", "BLOB", "REAL", "BEGIN", "BEGIN IMMEDIATE", None)
+POSTGRES = Dialect("postgresql", "%s", "BYTEA", "DOUBLE PRECISION",
+                   "BEGIN ISOLATION LEVEL REPEATABLE READ", "BEGIN",
+                   f"SELECT pg_advisory_xact_lock({_PG_WRITE_LOCK})")
+
+
+class Backend(Protocol):
+    """Where the workspaces live: opens autocommit connections and names itself in messages."""
+
+    dialect: Dialect
+    description: str
+    driver_errors: tuple[type[BaseException], ...]
+
+    def connect(self) -> Any:
+        """A DB-API connection in autocommit mode (transactions are explicit)."""
+
+
+class SQLiteBackend:
+    """A database file: WAL journal (readers never block the writer), a busy timeout, FKs on."""
+
+    dialect = SQLITE
+    driver_errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.description = str(path)
+
+    def connect(self) -> sqlite3.Connection:
+        """Open (creating the file and its folder if needed) with WAL and the busy timeout."""
+        if not self.path.parent.is_dir():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
+                                     isolation_level=None, check_same_thread=False)
+        try:
+            connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            connection.execute("PRAGMA journal_mode = WAL")
+            connection.execute("PRAGMA foreign_keys = ON")
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+
+class PostgresBackend:
+    """A PostgreSQL database by URL (``postgresql://user@host:port/db``), through psycopg 3."""
+
+    dialect = POSTGRES
+
+    def __init__(self, url: str) -> None:
+        try:
+            import psycopg
+        except ImportError:
+            raise MissingExtraError(
+                "A postgresql:// workspace database needs psycopg 3: pip install "
+                "'bleu-explorer[postgres]'."
+            ) from None
+        self._psycopg = psycopg
+        self.url = url
+        self.description = _URL_PASSWORD.sub(r"\1***@", url)
+        self.driver_errors = (psycopg.Error, OSError)
+
+    def connect(self) -> Any:
+        """A new autocommit connection (10 s connect timeout)."""
+        return self._psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+
+
+def is_database_url(location: str | os.PathLike[str]) -> bool:
+    """Whether ``location`` is a PostgreSQL URL rather than a file path."""
+    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
+
+
+def backend_for(location: str | os.PathLike[str]) -> SQLiteBackend | PostgresBackend:
+    """The backend a location names: a postgresql:// URL, else an SQLite file path."""
+    if is_database_url(location):
+        return PostgresBackend(str(location))
+    path = Path(location).expanduser()
+    if not str(location).strip():
+        raise StorageError("The workspace database path is empty: set BLEU_EXPLORER_DB to a "
+                           "file path or a postgresql:// URL.")
+    return SQLiteBackend(path)

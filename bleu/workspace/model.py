@@ -1,0 +1,60 @@
+"""A saved workspace: one loaded test set (a ``Dataset``) with its options and external scores."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..dataset import Dataset
+
+#: random bytes in a workspace id: 16 bytes = 128 bits, so an id cannot be guessed
+ID_BYTES = 16
+
+#: external scores: metric -> system -> one score per segment (None where a segment has none)
+ExternalScores = Mapping[str, Mapping[str, tuple[float | None, ...]]]
+
+
+def new_id() -> str:
+    """A fresh workspace id: 128 random bits, URL-safe (22 characters), unguessable."""
+    return secrets.token_urlsafe(ID_BYTES)
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """Everything one evaluation holds: test set and systems, options, external scores.
+
+    ``options`` are JSON values (the app's option widgets by key); ``created`` and ``updated``
+    are Unix times.
+    """
+
+    id: str
+    name: str
+    dataset: Dataset
+    options: Mapping[str, Any] = field(default_factory=dict)
+    external_scores: ExternalScores = field(default_factory=dict)
+    created: float = 0.0
+    updated: float = 0.0
+
+    @classmethod
+    def new(cls, dataset: Dataset, name: str, *, options: Mapping[str, Any] | None = None,
+            external_scores: ExternalScores | None = None) -> Workspace:
+        """A workspace not saved yet, with a fresh id and the current time."""
+        now = time.time()
+        return cls(new_id(), name, dataset, dict(options or {}), dict(external_scores or {}),
+                   now, now)
+
+
+@dataclass(frozen=True)
+class WorkspaceInfo:
+    """What a list of workspaces shows, without reading their texts."""
+
+    id: str
+    name: str
+    label: str
+    n_systems: int
+    n_segments: int
+    created: float
+    updated: float

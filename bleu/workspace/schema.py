@@ -1,0 +1,74 @@
+"""The database schema, versioned: ``MIGRATIONS[k]`` takes a database from version k to k + 1.
+
+Version 1 stored the test set and its systems; version 2 added the workspace's options, its
+external scores and the dataset's notes (a version-1 workspace opens with none of them). A
+fresh database runs every migration in order, so the upgrade path is the one always used.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .dialect import Dialect
+from .errors import StorageError
+
+_V1 = (
+    """CREATE TABLE texts (
+        hash TEXT PRIMARY KEY,
+        n_items INTEGER NOT NULL,
+        size INTEGER NOT NULL,
+        data {blob} NOT NULL)""",
+    """CREATE TABLE workspaces (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL,
+        label TEXT NOT NULL,
+        target_language TEXT,
+        created {real} NOT NULL,
+        updated {real} NOT NULL)""",
+    """CREATE TABLE streams (
+        workspace_id TEXT NOT NULL REFERENCES workspaces (id) ON DELETE CASCADE,
+        role TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        text_hash TEXT NOT NULL REFERENCES texts (hash),
+        doc_hash TEXT REFERENCES texts (hash),
+        notes TEXT NOT NULL,
+        PRIMARY KEY (workspace_id, role, position))""",
+    "CREATE INDEX streams_text ON streams (text_hash)",
+    "CREATE INDEX streams_doc ON streams (doc_hash)",
+)
+_V2 = (
+    "ALTER TABLE workspaces ADD COLUMN options TEXT NOT NULL DEFAULT '{}'",
+    "ALTER TABLE workspaces ADD COLUMN external_scores TEXT NOT NULL DEFAULT '{}'",
+    "ALTER TABLE workspaces ADD COLUMN notes TEXT NOT NULL DEFAULT '[]'",
+)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
+LATEST = len(MIGRATIONS)
+
+
+def schema_version(cursor: Any, dialect: Dialect) -> int:
+    """The version recorded in ``schema_version`` (0 for a database without tables yet)."""
+    cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    cursor.execute("SELECT MAX(version) FROM schema_version")
+    row = cursor.fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def migrate(cursor: Any, dialect: Dialect, where: str, target: int = LATEST) -> int:
+    """Bring the schema to ``target`` inside the caller's write transaction; returns the old
+    version. A database newer than this code is refused (it would be misread)."""
+    found = schema_version(cursor, dialect)
+    if found > LATEST:
+        raise StorageError(
+            f"The workspace database {where} has schema version {found}, newer than this "
+            f"BLEU Explorer understands ({LATEST}): upgrade bleu-explorer, or point "
+            "BLEU_EXPLORER_DB at another database."
+        )
+    for version in range(found, target):
+        for statement in MIGRATIONS[version]:
+            cursor.execute(dialect.sql(statement))
+    if found < target:
+        cursor.execute("DELETE FROM schema_version")
+        cursor.execute(dialect.sql("INSERT INTO schema_version (version) VALUES (?)"), (target,))
+    return found

@@ -1,0 +1,107 @@
+"""External segment scores (COMET, BLEURT, MQM, DA...): upload, name mapping, correlations."""
+
+import streamlit as st
+
+from bleu import charts, correlation
+from bleu.errors import InputError
+from bleu.external import Matching, parse_scores, suggest_aliases
+from bleu.mqm import MQM_ALIASES
+from bleu.other_metrics import HIGHER_IS_BETTER
+from pages import _common, _metrics
+
+NOT_LOADED = "(leave out)"
+
+data = _common.dataset()
+st.title("Metrics & human scores")
+st.caption("Upload segment scores from any metric or human judgment, one row per (system, "
+           "segment id, score): a TSV/CSV with a header (e.g. `system`, `seg_id`, `COMET`), or "
+           "a WMT MQM `*.avg_seg_scores.tsv` as published. Segment ids are 1-based line numbers; "
+           "`None` or an empty cell means not rated. Nothing is downloaded: scores from models "
+           "(COMET, BLEURT) are computed elsewhere and uploaded here.")
+st.button("Load the WMT21 en-de sample with its MQM scores", key="load_mqm_sample",
+          on_click=_metrics.load_mqm_sample)
+
+upload = st.file_uploader("Segment scores (TSV or CSV)", type=["tsv", "csv", "txt"],
+                          key="scores_upload")
+if upload is not None and st.session_state.get("scores_file") != upload.file_id:
+    st.session_state["scores_file"] = upload.file_id
+    try:
+        parsed = parse_scores(upload.getvalue(), upload.name, n_segments=data.n_segments)
+    except InputError as error:
+        st.session_state["scores_error"] = str(error)
+    else:
+        st.session_state["scores_error"] = None
+        known = suggest_aliases(parsed.systems, list(data.systems))
+        _metrics.set_external(parsed, {k: v for k, v in known.items() if k in MQM_ALIASES})
+if st.session_state.get("scores_error"):
+    st.error(_common.md_escape(st.session_state["scores_error"] +
+                               " The scores loaded before (if any) are kept."))
+
+scores = st.session_state.get(_metrics.EXTERNAL)
+if scores is None:
+    st.info("No external scores loaded yet.")
+    st.stop()
+
+st.caption(_common.md_escape(
+    f"{scores.label} from {scores.source}: {len(scores.systems)} systems, {scores.rated():,} "
+    f"rated (system, segment) pairs."))
+loaded = list(data.systems)
+unmatched = [name for name in scores.systems if name not in loaded]
+if unmatched:
+    with st.expander(f"Map system names ({len(unmatched)} not loaded under the file's name)",
+                     expanded=False):
+        aliases = dict(st.session_state.get(_metrics.ALIASES, {}))
+        options = [NOT_LOADED, *loaded]
+        hints = suggest_aliases(unmatched, loaded)
+        for index, name in enumerate(unmatched):
+            current = aliases.get(name)
+            hint = f" (did you mean {hints[name]}?)" if name in hints else ""
+            choice = st.selectbox(_common.md_escape(name + hint), options,
+                                  key=f"alias_{index}_{name}",
+                                  index=options.index(current) if current in options else 0)
+            if choice == NOT_LOADED:
+                aliases.pop(name, None)
+            else:
+                aliases[name] = choice
+        st.session_state[_metrics.ALIASES] = aliases
+
+matched = _metrics.matching(data)
+if not isinstance(matched, Matching):
+    st.error(_common.md_escape(matched or "No external scores."))
+    st.stop()
+if matched.message():
+    st.warning(_common.md_escape(matched.message()))
+external = matched.scores.by_system()
+label = matched.scores.label
+
+metric_scores = {"BLEU": _metrics.sentence_bleu(data)}
+corpus = {"BLEU": {name: score.score for name, score in _common.dashboard().scores.items()}}
+for metric, by_system in _metrics.all_results(data).items():
+    metric_scores[metric] = {name: result.sentence_scores for name, result in by_system.items()}
+    corpus[metric] = {name: result.score for name, result in by_system.items()}
+
+st.subheader("Correlations")
+rows = []
+for metric, by_system in metric_scores.items():
+    rows.append(correlation.segment_correlation(metric, by_system, external))
+for metric, by_system in corpus.items():
+    rows.append(correlation.system_correlation(metric, by_system, external))
+table = correlation.correlation_table(rows)
+st.dataframe(table, hide_index=True, key="correlations", column_config={
+    name: st.column_config.NumberColumn(name, format="%.3f")
+    for name in ("Pearson", "Spearman", "Kendall")})
+lower = [metric for metric in metric_scores if not HIGHER_IS_BETTER.get(metric, True)]
+st.caption(_common.md_escape(
+    f"Segment level: pooled over every rated (system, segment) pair; system level: corpus "
+    f"scores against the mean {label} over rated segments. Kendall is tau-b. "
+    + (f"{', '.join(lower)}: lower is better, so agreement shows as a negative correlation. "
+       if lower else "")
+    + "Add chrF, chrF++ or TER in the sidebar (Also compute) to correlate them too."))
+st.altair_chart(charts.correlation_chart(table), key="correlation_chart")
+
+st.subheader(f"{label} against a sentence-level metric")
+metric = st.selectbox("Metric", list(metric_scores), key="scores_metric")
+st.altair_chart(charts.external_scatter_chart(
+    metric_scores[metric], external,
+    metric="sentence BLEU" if metric == "BLEU" else f"sentence {metric}", label=label),
+    key="scores_scatter")

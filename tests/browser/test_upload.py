@@ -1,0 +1,79 @@
+"""In a real browser: upload two WMT17 systems and the reference, as a user would, and check the
+dashboard's numbers and bars against ``bleu.corpus_bleu`` on the same files."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from harness import WMT17, open_uploaders, upload, wait_all_charts, wait_idle
+from playwright.sync_api import Page
+
+import bleu
+from bleu.dataset import system_name
+
+SYSTEMS = [WMT17 / "newstest2017.uedin-nmt.4722.en-de.de",
+           WMT17 / "newstest2017.PROMT-Rule-based.4735.en-de.de"]
+REFERENCE = WMT17 / "newstest2017.en-de.ref.de"
+BLEU_LABEL = re.compile(r"^system: (?P<system>[^;]+); BLEU: (?P<bleu>[-0-9.]+);")
+
+
+def _lines(path: Path) -> list[str]:
+    lines = path.read_text(encoding="utf-8").split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
+def _results_table(page: Page) -> dict[str, float]:
+    """System -> BLEU from the results grid's accessible table (the canvas draws the same cells)."""
+    rows = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').first.locator(
+        'table[role="grid"] tr')
+    rows.first.wait_for(state="attached")
+    header = rows.nth(0).locator("th").all_text_contents()
+    column = header.index("BLEU")
+    found = {}
+    for index in range(1, rows.count()):
+        cells = rows.nth(index).locator("td, th").all_text_contents()
+        found[cells[0]] = float(cells[column])
+    return found
+
+
+@pytest.mark.browser
+def test_upload_two_systems_shows_their_bleu(page: Page, app_url: str, artifacts: Path) -> None:
+    references = [_lines(REFERENCE)]
+    expected = {system_name(path.name): bleu.corpus_bleu(_lines(path), references).score
+                for path in SYSTEMS}
+    assert len(set(expected)) == len(SYSTEMS)
+
+    page.goto(app_url)
+    wait_idle(page)
+    open_uploaders(page)
+    upload(page, "systems_upload", SYSTEMS)
+    upload(page, "references_upload", [REFERENCE])
+    chips = page.get_by_test_id("stFileChipName")  # the chip shows a shortened name; title: all
+    page.locator(f'[data-testid="stFileChipName"][title="{REFERENCE.name}"]').wait_for()
+    assert sorted(chips.nth(i).get_attribute("title") for i in range(chips.count())) == sorted(
+        path.name for path in [*SYSTEMS, REFERENCE])
+
+    page.get_by_text("Loaded 2 system(s) and 1 reference(s)").wait_for()
+    wait_idle(page)
+    assert all(wait_all_charts(page)), "every chart draws marks"
+    assert page.get_by_test_id("stException").count() == 0
+
+    shown = _results_table(page)
+    assert set(shown) == set(expected)
+    for name, score in expected.items():
+        assert round(shown[name], 2) == round(score, 2), name
+
+    bleu_chart = page.locator('[data-testid="stVegaLiteChart"]').first
+    bars = bleu_chart.locator("svg.marks g.mark-rect path")  # the error bars are g.mark-rule
+    assert bars.count() == len(SYSTEMS)
+    labels = [BLEU_LABEL.match(bars.nth(i).get_attribute("aria-label") or "")
+              for i in range(bars.count())]
+    assert all(labels), "every bar describes its system and BLEU"
+    drawn = {m["system"]: float(m["bleu"]) for m in labels if m}
+    assert {name: round(v, 2) for name, v in drawn.items()} == {
+        name: round(v, 2) for name, v in expected.items()}
+
+    page.set_viewport_size({"width": 1400, "height": 2400})
+    page.screenshot(path=str(artifacts / "upload_dashboard.png"))

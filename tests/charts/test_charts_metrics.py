@@ -1,0 +1,48 @@
+"""bleu.charts holds every chart builder; dashboard(results) is one chart; the metric charts plot
+the numbers they are given."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import bleu
+from bleu import charts, charts_segments, charts_teaching, other_metrics
+from bleu.correlation import Correlation, correlation_table
+from bleu.dashboard import build_dashboard
+from bleu.score import BLEUOptions
+
+HYPS = {"A": ["the cat sat on the mat", "a dog"], "B": ["the cat is on a mat", "dogs"]}
+REFS = [["the cat sat on the mat", "a dog barked"]]
+
+
+def test_builders_of_every_page_are_in_bleu_charts():
+    assert charts.scatter_chart is charts_segments.scatter_chart
+    assert charts.bp_curve_chart is charts_teaching.bp_curve_chart
+    assert charts.walkthrough_precisions_chart is charts_teaching.precisions_chart
+    assert all(callable(getattr(charts, name)) for name in charts.__all__)
+
+
+def test_dashboard_is_one_chart_with_every_part():
+    stats = {name: bleu.segment_stats(h, REFS) for name, h in HYPS.items()}
+    results = build_dashboard(stats, BLEUOptions(), 1, baseline="A", n_samples=50)
+    spec = charts.dashboard(results).to_dict()
+    assert len(spec["vconcat"]) == 2
+    chrf = other_metrics.score_systems("chrF", HYPS, REFS)
+    spec = charts.dashboard(results, {"chrF": chrf}).to_dict()
+    assert len(spec["vconcat"]) == 3
+    plotted = [row for data in spec["datasets"].values() for row in data if "direction" in row]
+    assert {(row["system"], row["score"]) for row in plotted} == {
+        (name, result.score) for name, result in chrf.items()}
+
+
+def test_scatter_plots_rated_segments_only():
+    data = charts.external_scatter_chart({"A": np.array([10.0, 20.0])},
+                                         {"A": np.array([np.nan, -1.5])}).to_dict()
+    rows = next(iter(data["datasets"].values()))
+    assert rows == [{"system": "A", "segment": 2, "metric": 20.0, "external": -1.5}]
+
+
+def test_correlation_chart_cells():
+    table = correlation_table([Correlation("BLEU", "segment", 10, 0.5, 0.25, 0.125)])
+    rows = next(iter(charts.correlation_chart(table).to_dict()["datasets"].values()))
+    assert sorted(row["value"] for row in rows) == [0.125, 0.25, 0.5]

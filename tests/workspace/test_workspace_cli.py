@@ -1,0 +1,84 @@
+"""``bleu-explorer --save-workspace`` / ``--workspace``: what is saved scores as sacrebleu scores
+the files it came from."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import sacrebleu
+
+from bleu.cli import main
+from bleu.workspace import WorkspaceStore
+
+REPO = Path(__file__).resolve().parents[2]
+WMT17 = (REPO.parent / "shared" / "data" / "wmt17_newstest2017_en-de").resolve()
+REF = WMT17 / "newstest2017.en-de.ref.de"
+SYSTEMS = {name: WMT17 / f"newstest2017.{name}.en-de.de" for name in
+           ("C-3MA.4959", "FBK.4870", "KIT.4950")}
+
+
+def lines(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").split("\n")[:-1]
+
+
+def sacrebleu_score(system: str, **options) -> str:
+    return f"{sacrebleu.corpus_bleu(lines(SYSTEMS[system]), [lines(REF)], **options).score:.1f}"
+
+
+@pytest.fixture
+def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "cli.sqlite3"
+    monkeypatch.setenv("BLEU_EXPLORER_DB", str(path))
+    return path
+
+
+def run(capsys: pytest.CaptureFixture, *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_save_then_score_from_the_workspace(database: Path, capsys) -> None:
+    status, out, err = run(capsys, str(REF), "-i", str(SYSTEMS["C-3MA.4959"]),
+                           str(SYSTEMS["FBK.4870"]), "--save-workspace", "wmt17", "-f", "json",
+                           "-lc")
+    assert status == 0, err
+    assert "Saved workspace 'wmt17'" in err and str(database) in err
+    direct = [row["BLEU"] for row in json.loads(out)]
+    expected = [sacrebleu_score(name, lowercase=True) for name in ("C-3MA.4959", "FBK.4870")]
+    assert direct == expected
+
+    store = WorkspaceStore(database)
+    (info,) = store.list()
+    saved = store.load(info.id)
+    assert list(saved.dataset.systems) == ["newstest2017.C-3MA.4959.en-de",
+                                           "newstest2017.FBK.4870.en-de"]
+    assert list(saved.dataset.references[0].segments) == lines(REF)
+    assert saved.options["lowercase"] is True and saved.options["tokenize"] == "13a"
+
+    # by name: the saved references and systems, scored again
+    status, out, err = run(capsys, "--workspace", "wmt17", "-f", "json", "-lc")
+    assert status == 0, err
+    rows = json.loads(out)
+    assert [row["system"] for row in rows] == list(saved.dataset.systems)
+    assert [row["BLEU"] for row in rows] == expected
+    # by id: another system file against the workspace's references
+    status, out, err = run(capsys, "--workspace", info.id, "-i", str(SYSTEMS["KIT.4950"]), "-b")
+    assert status == 0, err
+    assert out.strip() == sacrebleu_score("KIT.4950")
+
+
+def test_workspace_errors_say_what_is_wrong(database: Path, capsys) -> None:
+    status, _, err = run(capsys, "--workspace", "nothing-saved-yet")
+    assert status == 1
+    assert "No workspace has the id or name 'nothing-saved-yet'" in err
+    run(capsys, str(REF), "-i", str(SYSTEMS["KIT.4950"]), "--save-workspace", "kit")
+    status, _, err = run(capsys, str(REF), "--workspace", "kit", "-i", str(SYSTEMS["KIT.4950"]))
+    assert status == 1 and "--workspace kit gives the references" in err
+    short = database.parent / "short.de"
+    short.write_text("one line\n", encoding="utf-8")
+    status, _, err = run(capsys, str(REF), "-i", str(short), "--save-workspace", "bad")
+    assert status == 1 and "has 3004 lines, but" in err
+    assert [info.name for info in WorkspaceStore(database).list()] == ["kit"]
