@@ -57,7 +57,8 @@ def run_streaming(hyp: Path, ref: Path) -> dict[str, float]:
     out = subprocess.run([sys.executable, "-c", _STREAM_SCRIPT, str(hyp), str(ref)],
                          check=True, capture_output=True, text=True).stdout
     result = json.loads(out)
-    result["peak_rss_mb"] = max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    result["peak_rss_mb"] = max(before, after) / 1024
     return result
 
 
@@ -97,8 +98,8 @@ def main() -> None:
         size_mb = (hyp.stat().st_size + ref.stat().st_size) / 2**20
         print(f"corpus: {args.segments:,} segments, {size_mb:.0f} MB of text (hyp + ref)")
         streaming = run_streaming(hyp, ref)
-        print(f"streaming: {streaming['seconds']:.1f} s, peak RSS {streaming['peak_rss_mb']:.0f} MB,"
-              f" BLEU {streaming['score']:.4f}")
+        print(f"streaming: {streaming['seconds']:.1f} s, peak RSS "
+              f"{streaming['peak_rss_mb']:.0f} MB, BLEU {streaming['score']:.4f}")
         if not args.skip_dask:
             dask_result = run_dask(hyp, ref, folder)
             assert dask_result["score"] == streaming["score"], (dask_result, streaming)
