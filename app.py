@@ -1,26 +1,26 @@
 """BLEU Explorer: the Streamlit entry point (page config, shared sidebar, page navigation).
 
-Run with ``streamlit run app.py``. To add a page, write ``pages/<name>.py`` (thin: widgets in, a
-call to the core, charts out; shared glue in ``pages/_common.py``) and add ONE line to ``PAGES``
-below, e.g. ``st.Page("pages/sentences.py", title="Sentences", icon=":material/notes:"),``.
+Run with ``streamlit run app.py``. To add a page, write ``views/<name>.py`` (thin: widgets in, a
+call to the core, charts out; shared glue in ``views/_common.py``) and add ONE line to ``PAGES``
+below, e.g. ``st.Page("views/sentences.py", title="Sentences", icon=":material/notes:"),``.
 """
 
 import streamlit as st
 
-from pages import _common, _metrics, _url
+from views import _common, _metrics, _url
 
 st.set_page_config(page_title="BLEU Explorer", page_icon=":material/translate:", layout="wide")
 
 PAGES = [
-    st.Page("pages/dashboard.py", title="Corpus dashboard", icon=":material/leaderboard:",
+    st.Page("views/dashboard.py", title="Corpus dashboard", icon=":material/leaderboard:",
             default=True),
-    st.Page("pages/data.py", title="Data", icon=":material/table_view:"),
-    st.Page("pages/sentences.py", title="Sentences", icon=":material/notes:"),
-    st.Page("pages/compare.py", title="Compare A vs B", icon=":material/compare_arrows:"),
-    st.Page("pages/how_bleu_works.py", title="How BLEU works", icon=":material/school:"),
-    st.Page("pages/brevity_penalty.py", title="Brevity penalty", icon=":material/straighten:"),
-    st.Page("pages/sensitivity.py", title="Sensitivity", icon=":material/tune:"),
-    st.Page("pages/scores.py", title="Metrics & human scores", icon=":material/insights:"),
+    st.Page("views/data.py", title="Data", icon=":material/table_view:"),
+    st.Page("views/sentences.py", title="Sentences", icon=":material/notes:"),
+    st.Page("views/compare.py", title="Compare A vs B", icon=":material/compare_arrows:"),
+    st.Page("views/how_bleu_works.py", title="How BLEU works", icon=":material/school:"),
+    st.Page("views/brevity_penalty.py", title="Brevity penalty", icon=":material/straighten:"),
+    st.Page("views/sensitivity.py", title="Sensitivity", icon=":material/tune:"),
+    st.Page("views/scores.py", title="Metrics & human scores", icon=":material/insights:"),
 ]
 
 navigation = st.navigation(PAGES)

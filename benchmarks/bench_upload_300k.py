@@ -17,23 +17,14 @@ import time
 from pathlib import Path
 
 import sacrebleu
-import streamlit.testing.v1.app_test as app_test_module
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 REPO = Path(__file__).resolve().parents[1]
 WMT17 = REPO.parent / "shared" / "data" / "wmt17_newstest2017_en-de"
 REF = WMT17 / "newstest2017.en-de.ref.de"
 SYS = WMT17 / "newstest2017.C-3MA.4959.en-de.de"
-sys.path.insert(0, str(REPO))  # app.py imports its page glue as ``pages._common``
+sys.path.insert(0, str(REPO))  # app.py imports its page glue as ``views._common``
 
-
-class NavigationPagesManager(PagesManager):
-    """As in tests/app/test_app.py: after the first run, ignore pages/ as a real server does."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        PagesManager.uses_pages_directory = False
 
 
 def peak_rss_mib() -> float:
@@ -49,7 +40,6 @@ def main() -> None:
     print(f"upload: 1 system + 1 reference, {n_lines:,} lines each "
           f"({len(hyp_bytes) / 2**20:.1f} MB + {len(ref_bytes) / 2**20:.1f} MB)")
 
-    app_test_module.PagesManager = NavigationPagesManager
     app = AppTest.from_file(str(REPO / "app.py"), default_timeout=1800)
     start = time.perf_counter()
     app.run()
@@ -66,8 +56,8 @@ def main() -> None:
     shown = float(frame["BLEU"].iloc[0])
     print(f"upload rerun: read + score + dashboard  {upload_s:8.1f} s")
     start = time.perf_counter()
-    app.switch_page("pages/data.py").run()
-    app.switch_page("pages/dashboard.py").run()
+    app.switch_page("views/data.py").run()
+    app.switch_page("views/dashboard.py").run()
     print(f"page switch and back (cached)          {time.perf_counter() - start:8.1f} s")
     print(f"peak RSS of this process               {peak_rss_mib():8.0f} MiB")
 

@@ -15,11 +15,9 @@ import pyarrow as pa
 import pytest
 import sacrebleu
 import streamlit as st
-import streamlit.testing.v1.app_test as app_test_module
 from conftest import DATA_DIR, read_lines
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 import bleu
@@ -33,27 +31,10 @@ SYS17 = [WMT17 / "newstest2017.C-3MA.4959.en-de.de", WMT17 / "newstest2017.FBK.4
 SAMPLE_SYSTEMS = ["JDExploreAcademy", "Lan-Bridge", "Online-A", "Online-B", "Online-G",
                   "Online-W", "Online-Y", "OpenNMT", "PROMT"]
 
-if str(REPO) not in sys.path:  # app.py imports its page glue as ``pages._common``
+if str(REPO) not in sys.path:  # app.py imports its page glue as ``views._common``
     sys.path.insert(0, str(REPO))
 
 
-class NavigationPagesManager(PagesManager):
-    """A PagesManager that, like a running server after its first run, ignores pages/.
-
-    AppTest resets ``PagesManager.uses_pages_directory`` before each run; with a folder named
-    ``pages/`` it then runs the previous run's *page* instead of app.py (Streamlit's old
-    multipage mode), so from the second ``run()`` on, the sidebar app.py draws is gone. A real
-    server sets the flag to False for good at its first ``st.navigation`` call.
-    """
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-
-@pytest.fixture(autouse=True)
-def navigation_pages(monkeypatch):
-    monkeypatch.setattr(app_test_module, "PagesManager", NavigationPagesManager)
 
 
 @pytest.fixture(autouse=True)
@@ -167,12 +148,12 @@ def test_dashboard_charts_plot_the_table(at):
 
 
 def test_every_page_runs(at):
-    at.switch_page("pages/data.py").run()
+    at.switch_page("views/data.py").run()
     assert not at.exception
     files = at.dataframe[0].value
     assert len(files) == 1 + 2 + len(SAMPLE_SYSTEMS)
     assert set(files["segments"]) == {2037}
-    at.switch_page("pages/dashboard.py").run()
+    at.switch_page("views/dashboard.py").run()
     assert not at.exception
     assert_sample_shown(at)
 
@@ -219,8 +200,8 @@ def test_upload_shows_the_same_bleu_as_corpus_bleu(at):
 def test_upload_survives_a_page_switch(at):
     upload(at, systems=[file(p) for p in SYS17], references=[file(REF17)])
     before = bleu_by_system(at)
-    at.switch_page("pages/data.py").run()
-    at.switch_page("pages/dashboard.py").run()
+    at.switch_page("views/data.py").run()
+    at.switch_page("views/dashboard.py").run()
     assert bleu_by_system(at) == before
 
 

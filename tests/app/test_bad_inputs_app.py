@@ -15,13 +15,11 @@ from pathlib import Path
 import pytest
 import sacrebleu
 import streamlit as st
-import streamlit.testing.v1.app_test as app_test_module
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"
-if str(REPO) not in sys.path:  # app.py imports its page glue as ``pages._common``
+if str(REPO) not in sys.path:  # app.py imports its page glue as ``views._common``
     sys.path.insert(0, str(REPO))
 
 
@@ -43,17 +41,6 @@ GOOD = ("good.de", catalogue.GOOD.encode())
 REFERENCE = ("ref.de", "".join(f"{s}\n" for s in catalogue.REFERENCE.segments).encode())
 
 
-class NavigationPagesManager(PagesManager):
-    """As in tests/app/test_app.py: after the first run, ignore pages/ as a real server does."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-
-@pytest.fixture(autouse=True)
-def navigation_pages(monkeypatch):
-    monkeypatch.setattr(app_test_module, "PagesManager", NavigationPagesManager)
 
 
 @pytest.fixture(autouse=True)

@@ -10,9 +10,7 @@ import numpy as np
 import pytest
 import scipy.stats
 import streamlit as st
-import streamlit.testing.v1.app_test as app_test_module
 from sacrebleu.metrics import CHRF
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -20,21 +18,10 @@ APP = REPO / "app.py"
 MQM_DIR = REPO / "sample_data" / "wmt21_en-de_mqm"
 MQM_FILE = MQM_DIR / "mqm_newstest2021_ende.avg_seg_scores.tsv"
 
-if str(REPO) not in sys.path:  # app.py imports its page glue as ``pages._common``
+if str(REPO) not in sys.path:  # app.py imports its page glue as ``views._common``
     sys.path.insert(0, str(REPO))
 
 
-class NavigationPagesManager(PagesManager):
-    """As in tests/app/test_app.py: after the first run, ignore the pages/ folder like a server."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        PagesManager.uses_pages_directory = False
-
-
-@pytest.fixture(autouse=True)
-def navigation_pages(monkeypatch):
-    monkeypatch.setattr(app_test_module, "PagesManager", NavigationPagesManager)
 
 
 @pytest.fixture(autouse=True)
@@ -95,7 +82,7 @@ def test_upload_scores_gives_correlations_with_sentence_bleu():
         external[name] = values
     rows.append("online-a,1,0.5")
     at = app()
-    at.switch_page("pages/scores.py").run()
+    at.switch_page("views/scores.py").run()
     at.file_uploader(key="scores_upload").set_value(
         [("comet.csv", "\n".join(rows).encode(), "text/csv")]).run()
     assert not at.exception
@@ -131,7 +118,7 @@ def test_mqm_sample_from_url_with_chrf_beside_bleu():
     table = correlations(at)
     assert set(table.metric) == {"BLEU", "chrF"}
     assert table[(table.level == "system")].n.tolist() == [8, 8]
-    at.switch_page("pages/dashboard.py").run()
+    at.switch_page("views/dashboard.py").run()
     other = next(d.value for d in at.dataframe if "chrF p" in d.value.columns)
     hyps = (MQM_DIR / "newstest2021.en-de.hyp.UEdin.de").read_text("utf-8").split("\n")[:-1]
     refs = [(MQM_DIR / f"newstest2021.en-de.ref.{k}.de").read_text("utf-8").split("\n")[:-1]

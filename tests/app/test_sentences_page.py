@@ -14,7 +14,7 @@ REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"
 SAMPLE = REPO / "sample_data"
 
-if str(REPO) not in sys.path:  # the app imports its page glue as ``pages._common``
+if str(REPO) not in sys.path:  # the app imports its page glue as ``views._common``
     sys.path.insert(0, str(REPO))
 
 
@@ -42,7 +42,7 @@ def table_of(at: AppTest, key: str = "segments_table"):
 
 
 def test_sentences_page_table_note_and_filters():
-    at = open_page("pages/sentences.py")
+    at = open_page("views/sentences.py")
     a, b = at.selectbox(key="sentences_a").value, at.selectbox(key="sentences_b").value
     table = table_of(at)
     assert len(table) == 2037
@@ -71,7 +71,7 @@ def test_sentences_page_table_note_and_filters():
 
 
 def test_sentences_page_score_filter_and_segment_detail():
-    at = open_page("pages/sentences.py")
+    at = open_page("views/sentences.py")
     a = at.selectbox(key="sentences_a").value
     at.slider(key="filter_score_range_False").set_value((90.0, 100.0)).run()
     shown = table_of(at)
@@ -88,7 +88,7 @@ def test_sentences_page_score_filter_and_segment_detail():
 
 
 def test_sentences_page_charts():
-    at = open_page("pages/sentences.py")
+    at = open_page("views/sentences.py")
     specs = [chart.proto.spec for chart in at.get("arrow_vega_lite_chart")] or \
         [chart.proto.spec for chart in at.get("vega_lite_chart")]
     assert any('"segment"' in spec and '"point"' in spec for spec in specs)
@@ -96,7 +96,7 @@ def test_sentences_page_charts():
 
 
 def test_compare_page_runs_every_analysis():
-    at = open_page("pages/compare.py")
+    at = open_page("views/compare.py")
     deciding = at.dataframe[0].value  # the first table: the deciding segments
     assert len(deciding) == 20
     assert deciding["swap"].abs().is_monotonic_decreasing

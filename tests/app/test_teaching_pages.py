@@ -22,7 +22,7 @@ SAMPLE = REPO / "sample_data"
 CLASSIC_HYP = "the the the the the the the"
 CLASSIC_REFS = ["the cat is on the mat", "there is a cat on the mat"]
 
-if str(REPO) not in sys.path:  # the app imports its page glue as ``pages._common``
+if str(REPO) not in sys.path:  # the app imports its page glue as ``views._common``
     sys.path.insert(0, str(REPO))
 
 
@@ -55,7 +55,7 @@ def sample_refs() -> list[list[str]]:
 
 
 def test_how_bleu_works_classic_example_by_hand():
-    at = open_page("pages/how_bleu_works.py")
+    at = open_page("views/how_bleu_works.py")
     shown = metrics(at)
     # c = 7; refs have 6 and 7 tokens, so r = 7 and BP = 1
     assert (shown["c (candidate length)"], shown["r (reference length)"], shown["BP"]) == (
@@ -73,7 +73,7 @@ def test_how_bleu_works_classic_example_by_hand():
 
 
 def test_smoothing_side_by_side_equals_sacrebleu():
-    at = open_page("pages/how_bleu_works.py")
+    at = open_page("views/how_bleu_works.py")
     table = frame(at, "why 0")
     for _, row in table.iterrows():
         expected = sacrebleu.metrics.BLEU(smooth_method=row["smoothing"],
@@ -85,7 +85,7 @@ def test_smoothing_side_by_side_equals_sacrebleu():
 
 
 def test_typed_example_and_custom_weights_by_hand():
-    at = open_page("pages/how_bleu_works.py")
+    at = open_page("views/how_bleu_works.py")
     at.text_area(key="teach_candidate").set_value("the cat sat on the mat")
     at.text_area(key="teach_references").set_value("the cat is on the mat")
     at.run()
@@ -104,7 +104,7 @@ def test_typed_example_and_custom_weights_by_hand():
 
 
 def test_pick_a_segment_of_the_loaded_data():
-    at = open_page("pages/how_bleu_works.py")
+    at = open_page("views/how_bleu_works.py")
     at.selectbox(key="teach_system").set_value("Online-B")
     at.number_input(key="teach_segment").set_value(12)
     at.button(key="teach_pick").click().run()
@@ -116,7 +116,7 @@ def test_pick_a_segment_of_the_loaded_data():
 
 
 def test_user_text_is_never_rendered_as_html_or_latex():
-    at = open_page("pages/how_bleu_works.py")
+    at = open_page("views/how_bleu_works.py")
     evil = "<script>alert(1)</script> \\frac{1}{2} $x$"
     at.text_area(key="teach_candidate").set_value(evil)
     at.text_area(key="teach_references").set_value(evil)
@@ -129,7 +129,7 @@ def test_user_text_is_never_rendered_as_html_or_latex():
 
 
 def test_brevity_page_numbers_equal_sacrebleu():
-    at = open_page("pages/brevity_penalty.py")
+    at = open_page("views/brevity_penalty.py")
     refs = sample_refs()
     positions = frame(at, "c/r").set_index("system")
     hyps = read_lines(SAMPLE / "generaltest2022.en-de.hyp.PROMT.de")
@@ -157,7 +157,7 @@ def test_brevity_page_numbers_equal_sacrebleu():
 
 
 def test_sensitivity_page_sections():
-    at = open_page("pages/sensitivity.py")
+    at = open_page("views/sensitivity.py")
     folder = SAMPLE / "wmt21_en-de_mqm"
     names = ("Facebook-AI", "HuaweiTSC", "NVIDIA-NeMo", "Online-W", "UEdin", "VolcTrans-AT",
              "VolcTrans-GLAT", "eTranslation")

@@ -11,8 +11,6 @@ import numpy as np
 import pytest
 import sacrebleu
 import streamlit as st
-import streamlit.testing.v1.app_test as app_test_module
-from streamlit.runtime.pages_manager import PagesManager
 from streamlit.testing.v1 import AppTest
 
 from bleu.workspace import WorkspaceStore
@@ -24,23 +22,14 @@ REF = WMT17 / "newstest2017.en-de.ref.de"
 SYSTEMS = [WMT17 / f"newstest2017.{name}.en-de.de" for name in ("C-3MA.4959", "FBK.4870")]
 KIT = WMT17 / "newstest2017.KIT.4950.en-de.de"
 
-if str(REPO) not in sys.path:  # app.py imports its page glue as ``pages._common``
+if str(REPO) not in sys.path:  # app.py imports its page glue as ``views._common``
     sys.path.insert(0, str(REPO))
 
-
-class _NavigationPagesManager(PagesManager):
-    """As a running server after its first ``st.navigation`` call: pages/ is not a page folder
-    (see tests/app/test_app.py for why AppTest needs this)."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        PagesManager.uses_pages_directory = False
 
 
 @pytest.fixture(autouse=True)
 def app_setup(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """Own PagesManager, empty caches, and a database of this test's own."""
-    monkeypatch.setattr(app_test_module, "PagesManager", _NavigationPagesManager)
+    """Empty caches, and a database of this test's own."""
     monkeypatch.delenv("BLEU_EXPLORER_SHARED", raising=False)
     database = tmp_path / "app.sqlite3"
     monkeypatch.setenv("BLEU_EXPLORER_DB", str(database))

@@ -36,7 +36,7 @@ CHART_DRAWN = '[data-testid="stVegaLiteChart"] svg.marks'
 
 def app_pages(app: Path = REPO / "app.py") -> dict[str, str]:
     """The pages ``app.py`` gives ``st.navigation``, in order: title -> script stem (the name
-    their screenshots are saved under), read from its ``st.Page("pages/x.py", title=...)``."""
+    their screenshots are saved under), read from its ``st.Page("views/x.py", title=...)``."""
     pages = {}
     for node in ast.walk(ast.parse(app.read_text(encoding="utf-8"))):
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)

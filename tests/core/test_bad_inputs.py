@@ -36,7 +36,7 @@ SYS17 = WMT17 / "newstest2017.C-3MA.4959.en-de.de"
 #: the reference every catalogue system is loaded against (three segments)
 REFERENCE = TextFile("ref.de", ("Das Haus ist klein .", "Der Hund bellt .", "Guten Morgen !"))
 GOOD = "Das Haus ist sehr klein .\nDer Hund bellt laut .\nGuten Morgen , Welt !\n"
-#: what the app adds after a refusal (pages/_common.refuse): the data loaded before stays
+#: what the app adds after a refusal (views/_common.refuse): the data loaded before stays
 APP_SUFFIX = "Nothing was changed: still showing {label}."
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+import types
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,10 +26,18 @@ def _lines(path: Path) -> list[str]:
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[object]:
-    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                       dashboard_address=None, processes=True)
-    with cluster, distributed.Client(cluster) as dask_client:
-        yield dask_client
+    # Worker processes are spawned, and spawn re-runs the parent's __main__ in each child. After
+    # an AppTest in the same pytest process, __main__ is the Streamlit app: give the workers a
+    # bare one instead.
+    saved_main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                                           dashboard_address=None, processes=True)
+        with cluster, distributed.Client(cluster) as dask_client:
+            yield dask_client
+    finally:
+        sys.modules["__main__"] = saved_main
 
 
 @pytest.fixture(scope="module")

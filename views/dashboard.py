@@ -5,7 +5,7 @@ import streamlit as st
 from bleu import charts
 from bleu.dashboard import SIGNIFICANCE_LEVEL, json_report, results_table, table_csv, table_latex
 from bleu.report import html_report
-from pages import _common, _metrics
+from views import _common, _metrics
 
 data = _common.dataset()
 st.title("Corpus dashboard")

@@ -6,7 +6,7 @@ import streamlit as st
 from bleu import charts_segments, compare
 from bleu.score import scores_from_stats
 from bleu.segments import SegmentFilter, bleu_column, filter_segments
-from pages import _common, _explore
+from views import _common, _explore
 
 data = _common.dataset()
 options = _common.options()

@@ -21,7 +21,7 @@ from bleu.errors import InputError
 from bleu.external import ExternalScores, Matching, match_systems, read_scores
 from bleu.other_metrics import METRICS, MetricResult, MetricSignificance
 from bleu.segments import sentence_options, sentence_scores
-from pages import _common
+from views import _common
 
 OTHER = "other_metrics"
 EXTERNAL = "external_scores"

@@ -14,7 +14,7 @@ import streamlit as st
 
 from bleu.score import SMOOTH_DEFAULTS
 from bleu.tokenizers import available_tokenizers
-from pages import _common, _metrics
+from views import _common, _metrics
 
 RESTORED = "url_restored"
 SAVED = "url_state"

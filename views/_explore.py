@@ -1,6 +1,6 @@
 """Streamlit glue shared by the Sentences and Compare pages: system pair, cached tables, details.
 
-Everything here reads the loaded data and options through ``pages._common`` and caches core
+Everything here reads the loaded data and options through ``views._common`` and caches core
 results on content hashes, so that after the first load an interaction only filters or redraws.
 """
 
@@ -18,7 +18,7 @@ from bleu.dataset import Dataset
 from bleu.explain import Explanation
 from bleu.score import BLEUOptions
 from bleu.segments import reference_lengths, sentence_options, sentence_scores, sentence_table
-from pages import _common
+from views import _common
 
 SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
 

@@ -31,7 +31,7 @@ from bleu.workspace import (
     database_location,
     shared_instance,
 )
-from pages import _common
+from views import _common
 
 #: session-state keys owned by this module
 CURRENT = "workspace_id"  # the workspace the loaded data is saved in (absent: not saved)
@@ -42,12 +42,12 @@ STORAGE_ERROR = "workspace_error"
 URL_SEEN = "workspace_url_seen"
 ADDED_FILES = "workspace_added_files"
 RESTORING = "workspace_restoring"
-#: pages/_metrics.py's session keys: loaded external scores, and file name -> system name
+#: views/_metrics.py's session keys: loaded external scores, and file name -> system name
 EXTERNAL = "external_scores"
 ALIASES = "external_aliases"
 SAVED_EXTERNAL = "workspace_saved_external"
 QUERY = "ws"
-#: pages/_url.py rewrites the query string from this dict after each run, keeping keys it does
+#: views/_url.py rewrites the query string from this dict after each run, keeping keys it does
 #: not own: ``ws`` goes in here too, so that the link keeps naming the workspace
 URL_STATE = "url_state"
 OPTION_KEYS = ("tokenize", "lowercase", "smooth_method", "max_ngram_order", "effective_order",
@@ -117,7 +117,7 @@ def _external() -> dict[str, dict[str, tuple[float | None, ...]]]:
 
 
 def _restore_external(saved: Mapping[str, Mapping[str, tuple[float | None, ...]]]) -> None:
-    """Put a workspace's external scores back where pages/_metrics.py reads them."""
+    """Put a workspace's external scores back where views/_metrics.py reads them."""
     state = st.session_state
     state[SAVED_EXTERNAL] = {metric: dict(by_system) for metric, by_system in saved.items()}
     if not saved:

@@ -33,7 +33,7 @@ from bleu.io import (
 )
 from bleu.score import SMOOTH_DEFAULTS, BLEUOptions
 from bleu.tokenizers import available_tokenizers
-from pages import _workspace
+from views import _workspace
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
 SAMPLE_LABEL = "Sample: WMT22 General MT English→German (generaltest2022)"

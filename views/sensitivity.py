@@ -15,7 +15,7 @@ from bleu.sensitivity import (
     segmentation_compare,
     tokenizer_grid,
 )
-from pages import _common
+from views import _common
 
 MQM_DIR = _common.SAMPLE_DIR / "wmt21_en-de_mqm"
 MQM_FILE = MQM_DIR / "mqm_newstest2021_ende.avg_seg_scores.tsv"

@@ -7,7 +7,7 @@ from bleu.errors import InputError
 from bleu.external import Matching, parse_scores, suggest_aliases
 from bleu.mqm import MQM_ALIASES
 from bleu.other_metrics import HIGHER_IS_BETTER
-from pages import _common, _metrics
+from views import _common, _metrics
 
 NOT_LOADED = "(leave out)"
 

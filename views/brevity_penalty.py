@@ -5,7 +5,7 @@ import streamlit as st
 from bleu import charts_teaching as charts
 from bleu.brevity import SWEEP, length_buckets, length_whatif, positions_from_stats
 from bleu.score import BLEUOptions
-from pages import _common
+from views import _common
 
 
 @st.cache_data(max_entries=32, show_spinner="Resizing every hypothesis…")

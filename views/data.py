@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from pages import _common
+from views import _common
 
 data = _common.dataset()
 st.title("Data")

@@ -14,7 +14,7 @@ from bleu.teaching import (
     smoothing_comparison,
     walkthrough,
 )
-from pages import _common
+from views import _common
 
 state = st.session_state
 state.setdefault("teach_candidate", CLASSIC_CANDIDATE)

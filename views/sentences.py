@@ -14,7 +14,7 @@ from bleu.segments import (
     mean_versus_corpus,
     table_csv,
 )
-from pages import _common, _explore, _metrics
+from views import _common, _explore, _metrics
 
 data = _common.dataset()
 st.title("Sentences")
