@@ -145,7 +145,7 @@ st.caption(_common.md_escape(f"Data: {unspaced.label}."))
 zh_system = st.selectbox("System", list(unspaced.systems), key="sens_zh_system")
 table = _segmentation(unspaced.system_keys[zh_system], unspaced.references_key,
                       unspaced.systems[zh_system].segments, unspaced.reference_streams)
-st.dataframe(table, hide_index=True, key="sens_zh_table")
+st.dataframe(table.round(2), hide_index=True, key="sens_zh_table")
 st.altair_chart(charts.segmentation_chart(table), key="sens_zh_chart")
 none = table[table.tokenize == "none"].iloc[0]
 st.info(f"With tokenize=none, {int(none['one-token segments'])} of "
