@@ -381,11 +381,24 @@ def _system_stats(system_key: str, references_key: str, options: BLEUOptions,
     return _metric(references_key, options, _references).segment_stats(_hypotheses)
 
 
+#: above this many segments x systems, scoring shows a progress bar (one step per system)
+PROGRESS_SEGMENTS = 100_000
+
+
 def system_stats(data: Dataset, opts: BLEUOptions) -> dict[str, np.ndarray]:
     """The statistics matrix of every system, by name (cached on content and options)."""
-    return {name: _system_stats(data.system_keys[name], data.references_key, opts,
-                                file.segments, data.reference_streams)
-            for name, file in data.systems.items()}
+    names = list(data.systems)
+    bar = (st.progress(0.0, text="Scoring the systems")
+           if data.n_segments * len(names) > PROGRESS_SEGMENTS else None)
+    stats = {}
+    for done, name in enumerate(names, start=1):
+        stats[name] = _system_stats(data.system_keys[name], data.references_key, opts,
+                                    data.systems[name].segments, data.reference_streams)
+        if bar is not None:
+            bar.progress(done / len(names), text=f"Scored {done} of {len(names)} systems")
+    if bar is not None:
+        bar.empty()
+    return stats
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -420,3 +420,27 @@ def test_load_the_sample_again(at):
     load_two_wmt17(at)
     at.button(key="load_sample").click().run()
     assert_sample_shown(at)
+
+
+def test_scoring_big_inputs_shows_progress(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above PROGRESS_SEGMENTS, the systems are scored under a progress bar, step by step."""
+    from streamlit.delta_generator import DeltaGenerator
+
+    from views import _common
+
+    steps: list[float] = []
+    real_update = DeltaGenerator.progress
+
+    def recording_update(self, value, *args, **kwargs):
+        steps.append(value)
+        return real_update(self, value, *args, **kwargs)
+
+    monkeypatch.setattr(_common, "PROGRESS_SEGMENTS", 0)
+    monkeypatch.setattr(DeltaGenerator, "progress", recording_update)
+    monkeypatch.setattr(_common.st, "progress",
+                        lambda *a, **k: recording_update(_common.st.container(), *a, **k))
+    app = AppTest.from_file(str(APP), default_timeout=60)
+    app.run()
+    assert not app.exception
+    assert steps[0] == 0.0 and steps[-1] == 1.0 and len(steps) == 1 + len(SAMPLE_SYSTEMS)
+    assert not app.get("progress")  # cleared once the systems are scored
