@@ -145,7 +145,9 @@ st.caption(_common.md_escape(f"Data: {unspaced.label}."))
 zh_system = st.selectbox("System", list(unspaced.systems), key="sens_zh_system")
 table = _segmentation(unspaced.system_keys[zh_system], unspaced.references_key,
                       unspaced.systems[zh_system].segments, unspaced.reference_streams)
-st.dataframe(table.round(2), hide_index=True, key="sens_zh_table")
+st.dataframe(table, hide_index=True, key="sens_zh_table", column_config={
+    "score": st.column_config.NumberColumn("BLEU", format="%.2f"),
+    "tokens per segment": st.column_config.NumberColumn(format="%.1f")})
 st.altair_chart(charts.segmentation_chart(table), key="sens_zh_chart")
 none = table[table.tokenize == "none"].iloc[0]
 st.info(f"With tokenize=none, {int(none['one-token segments'])} of "
