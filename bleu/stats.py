@@ -296,6 +296,11 @@ def check_references(references: Sequence[Sequence[str | None]], n_segments: int
         check_text_stream(stream, f"reference stream {k + 1}", allow_none=True)
     lengths = [len(stream) for stream in references]
     expected = lengths[0] if n_segments is None else n_segments
+    if expected == 0:
+        raise InvalidTextError(
+            "The corpus is empty: the reference streams hold no segments; give at least one "
+            "segment (one line per segment in every stream)."
+        )
     for k, length in enumerate(lengths):
         if length != expected:
             what = "the hypotheses have" if n_segments is not None else "reference stream 1 has"

@@ -103,23 +103,7 @@ REFUSED = {
     "case0099": LengthMismatchError,  # 3 hypotheses, 1 reference line: sacrebleu truncates
     "case0100": InputError,  # no segments at all: sacrebleu IndexError
 }
-EMPTY_CORPUS_BUG = pytest.mark.xfail(
-    strict=True, raises=IndexError,
-    reason="core bug: corpus_score([], [[]]) raises numpy IndexError from ReferenceTable "
-           "(per_segment[0]) instead of an InputError saying the corpus is empty",
-)
-
-
-def _corpus_params() -> list[Any]:
-    params = []
-    for param in _cases("corpus_bleu"):
-        case = param.values[0]
-        marks = [EMPTY_CORPUS_BUG] if case["id"] == "case0100" else []
-        params.append(pytest.param(case, id=case["id"], marks=marks))
-    return params
-
-
-@pytest.mark.parametrize("case", _corpus_params())
+@pytest.mark.parametrize("case", _cases("corpus_bleu"))
 def test_corpus_bleu(case: dict[str, Any]) -> None:
     hyps, refs = _corpus_inputs(case)
     if case["id"] in REFUSED:

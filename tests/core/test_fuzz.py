@@ -153,12 +153,11 @@ def test_bootstrap_intervals_in_range(corpus, seed):
     assert percent(result.mean) and result.ci >= 0.0
 
 
-@pytest.mark.xfail(strict=True, raises=IndexError,
-                   reason="bug: bleu/stats.py ReferenceTable indexes per_segment[0] of an empty "
-                          "corpus; expected an InputError (remove this mark once fixed)")
 def test_reference_streams_without_segments_are_an_input_error():
-    with pytest.raises(InputError):
+    with pytest.raises(InputError, match="The corpus is empty"):
         bleu.corpus_bleu(["a"], [[]])
+    with pytest.raises(InputError, match="The corpus is empty"):
+        bleu.corpus_bleu([], [[]])
 
 
 # --- random bytes through the readers, assemble and scoring -----------------------------------
