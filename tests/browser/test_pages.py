@@ -3,9 +3,12 @@ no script error, and every chart draws data marks (not just axes)."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from harness import PAGES, VIEWPORT, goto_page, running_app, wait_all_charts, wait_idle
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 #: pages that draw at least one chart on the sample (the others: Data, and pages that wait for
 #: an upload of their own)
@@ -15,6 +18,9 @@ WITH_CHARTS = {"Corpus dashboard", "Sentences", "Compare A vs B", "How BLEU work
 
 def _problems(page: Page, title: str) -> list[str]:
     """What is wrong on the page now: exception or error boxes, no chart, charts without marks."""
+    if title in WITH_CHARTS:  # a slow page may still be on its way to its first chart
+        with contextlib.suppress(PlaywrightTimeoutError):  # then reported below as "no chart"
+            page.locator('[data-testid="stVegaLiteChart"]').first.wait_for(timeout=60_000)
     marks = wait_all_charts(page)
     found = [f"exception: {text[:300]}"
              for text in page.get_by_test_id("stException").all_text_contents()]
