@@ -10,7 +10,14 @@ import pyarrow as pa
 import regex
 
 from .base import Tokenizer, needs_line_path
-from .words import NEWLINE, PY_WHITESPACE, WS, code_points, words_from_classes
+from .words import (
+    NEWLINE,
+    PY_WHITESPACE,
+    WS,
+    code_points,
+    joined_code_points,
+    words_from_classes,
+)
 
 # mteval-v14's rules, as sacrebleu applies them to each right-stripped line (no padding).
 _RULES = (
@@ -104,11 +111,8 @@ class TokenizerIntl(Tokenizer):
     def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
         """The rules on the code points of the right-stripped lines (see ``_word_starts``)."""
         text = "\n".join(line.rstrip() for line in lines)
-        if text.count("\n") != len(lines) - 1:
-            return super().words(lines)
-        try:
-            points = code_points(text)
-        except UnicodeEncodeError:
+        points = joined_code_points(text, len(lines))
+        if points is None:
             return super().words(lines)
         classes = _class_table()[points]
         keep, start = _word_starts(classes)

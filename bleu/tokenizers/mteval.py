@@ -26,7 +26,7 @@ from .words import (
     CODE_POINT_SPACE,
     bmp_index,
     byte_classes,
-    code_points,
+    joined_code_points,
     word_starts,
     words_from_classes,
 )
@@ -184,11 +184,8 @@ class TokenizerZh(Tokenizer):
     def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
         """The rules on the code points of the stripped lines (see ``words.py``)."""
         text = "\n".join(line.strip() for line in lines)
-        if text.count("\n") != len(lines) - 1:
-            return super().words(lines)
-        try:
-            points = code_points(text)
-        except UnicodeEncodeError:
+        points = joined_code_points(text, len(lines))
+        if points is None:
             return super().words(lines)
         index = bmp_index(points)
         classes = CODE_POINT_CLASSES[index]

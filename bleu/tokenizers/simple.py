@@ -8,7 +8,7 @@ import numpy as np
 import pyarrow as pa
 
 from .base import Tokenizer, needs_line_path
-from .words import CODE_POINT_CLASSES, NEWLINE, bmp_index, code_points, words_from_classes
+from .words import CODE_POINT_CLASSES, NEWLINE, bmp_index, joined_code_points, words_from_classes
 
 
 class TokenizerNone(Tokenizer):
@@ -41,11 +41,8 @@ class TokenizerChar(Tokenizer):
     def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
         """Every non-whitespace code point is a word: no joined string of spaced characters."""
         text = "\n".join(lines)
-        if text.count("\n") != len(lines) - 1:
-            return super().words(lines)
-        try:
-            points = code_points(text)
-        except UnicodeEncodeError:
+        points = joined_code_points(text, len(lines))
+        if points is None:
             return super().words(lines)
         classes = CODE_POINT_CLASSES[bmp_index(points)]
         keep = classes > NEWLINE  # neither whitespace nor a line break

@@ -197,6 +197,17 @@ def code_points(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le"), np.uint32)
 
 
+def joined_code_points(text: str, n_lines: int) -> np.ndarray | None:
+    """The code points of ``n_lines`` lines joined by newlines, or None where the array path
+    cannot keep them apart (a line holds a newline itself) or encode them (a lone surrogate)."""
+    if text.count("\n") != n_lines - 1:
+        return None
+    try:
+        return code_points(text)
+    except UnicodeEncodeError:
+        return None
+
+
 def bmp_index(points: np.ndarray) -> np.ndarray:
     """Index into the BMP tables: code points above U+FFFF share U+FFFF's entry (OTHER)."""
     return np.minimum(points, 0xFFFF)
