@@ -101,6 +101,7 @@ def load(page: Page, url: str, systems: list, references: list, source: list | N
          expect: str = "Loaded") -> None:
     page.goto(url)
     wait_idle(page)
+    wait_charts_drawn(page)  # the first run done: an upload that interrupts it can reset options
     open_uploaders(page)
     upload(page, "systems_upload", systems)
     upload(page, "references_upload", references)
@@ -193,6 +194,7 @@ def test_two_users_at_once_each_see_only_their_own_data(browser: Browser, app_ur
             page.goto(app_url)
         for page in pages:
             wait_idle(page)
+            wait_charts_drawn(page)
             open_uploaders(page)
         for page, systems in zip(pages, users.values(), strict=True):
             upload(page, "systems_upload", files(systems))

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from harness import WMT17, open_uploaders, upload, wait_all_charts, wait_idle
+from harness import WMT17, open_uploaders, upload, wait_all_charts, wait_charts_drawn, wait_idle
 from playwright.sync_api import Page
 
 import bleu
@@ -47,6 +47,7 @@ def test_upload_two_systems_shows_their_bleu(page: Page, app_url: str, artifacts
 
     page.goto(app_url)
     wait_idle(page)
+    wait_charts_drawn(page)  # the first run done: an upload that interrupts it can reset options
     open_uploaders(page)
     upload(page, "systems_upload", SYSTEMS)
     upload(page, "references_upload", [REFERENCE])
