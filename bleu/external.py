@@ -26,6 +26,7 @@ import numpy as np
 from .errors import InputError, ReadError
 from .mqm import HEADER as MQM_HEADER
 from .mqm import MQM_ALIASES, parse_mqm
+from .score_table import ExternalScores
 
 SYSTEM_COLUMNS = ("system", "sys", "system_name", "model", "sys_name")
 SEGMENT_COLUMNS = ("seg_id", "segment_id", "segment", "seg", "sid", "id", "item", "line")
@@ -36,35 +37,6 @@ GENERIC_SCORE_NAMES = ("score", "scores", "value")
 
 class UnmatchedSystemsError(InputError):
     """None of the file's systems is one of the loaded systems."""
-
-
-@dataclass(frozen=True)
-class ExternalScores:
-    """Segment scores per system: ``matrix[s, i]`` is system ``s`` on segment ``i + 1``.
-
-    NaN marks a segment not rated for that system.
-    """
-
-    label: str
-    systems: tuple[str, ...]
-    matrix: np.ndarray
-    source: str = "<text>"
-
-    @property
-    def n_segments(self) -> int:
-        return int(self.matrix.shape[1])
-
-    def scores(self, system: str) -> np.ndarray:
-        """One system's scores, one per segment, NaN where not rated."""
-        return self.matrix[self.systems.index(system)]
-
-    def by_system(self) -> dict[str, np.ndarray]:
-        """Every system's scores, by name."""
-        return {name: self.matrix[row] for row, name in enumerate(self.systems)}
-
-    def rated(self) -> int:
-        """How many (system, segment) pairs have a score."""
-        return int((~np.isnan(self.matrix)).sum())
 
 
 @dataclass(frozen=True)

@@ -9,45 +9,16 @@ is the file ``NVIDIA-NeMo``. Scores are negated MQM: 0 is perfect, higher is bet
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from .errors import ReadError
+from .score_table import ExternalScores
 
 #: MQM system names that differ from the WMT file names of the same system
 MQM_ALIASES: dict[str, str] = {"Nemo": "NVIDIA-NeMo"}
 HEADER = ("system", "mqm_avg_score", "seg_id")
-
-
-@dataclass(frozen=True)
-class MQMScores:
-    """Segment scores per system: ``matrix[s, i]`` is system ``s`` on segment ``i + 1``.
-
-    NaN marks a segment that was not rated for that system.
-    """
-
-    systems: tuple[str, ...]
-    matrix: np.ndarray
-    source: str = "<text>"
-
-    @property
-    def n_segments(self) -> int:
-        return int(self.matrix.shape[1])
-
-    def segment_scores(self, system: str) -> np.ndarray:
-        """One system's scores, one per segment, NaN where the segment was not rated."""
-        return self.matrix[self.systems.index(system)]
-
-    def system_score(self, system: str) -> float:
-        """The system-level MQM score: the mean over the segments rated for that system."""
-        scores = self.segment_scores(system)
-        return float(np.mean(scores[~np.isnan(scores)]))
-
-    def rated(self, system: str) -> np.ndarray:
-        """0-based indices of the segments rated for ``system``."""
-        return np.flatnonzero(~np.isnan(self.segment_scores(system)))
 
 
 def _fail(source: str, line: int, message: str) -> ReadError:
@@ -55,7 +26,7 @@ def _fail(source: str, line: int, message: str) -> ReadError:
 
 
 def parse_mqm(text: str, source: str = "<text>",
-              aliases: dict[str, str] | None = None) -> MQMScores:
+              aliases: dict[str, str] | None = None) -> ExternalScores:
     """Parse an MQM ``avg_seg_scores`` file's text; system names are mapped through ``aliases``.
 
     ``aliases`` defaults to ``MQM_ALIASES`` (``Nemo`` -> ``NVIDIA-NeMo``); pass ``{}`` to keep
@@ -96,10 +67,10 @@ def parse_mqm(text: str, source: str = "<text>",
         for seg_id, score in scores[name].items():
             matrix[row, seg_id - 1] = score
     matrix.setflags(write=False)
-    return MQMScores(systems, matrix, source)
+    return ExternalScores("MQM", systems, matrix, source)
 
 
-def read_mqm(path: str | Path, aliases: dict[str, str] | None = None) -> MQMScores:
+def read_mqm(path: str | Path, aliases: dict[str, str] | None = None) -> ExternalScores:
     """Read an MQM ``avg_seg_scores`` TSV file (UTF-8); errors name the file and line."""
     path = Path(path)
     return parse_mqm(path.read_text(encoding="utf-8"), str(path), aliases)

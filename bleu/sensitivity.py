@@ -13,8 +13,8 @@ import pandas as pd
 
 from .errors import InputError, MissingExtraError
 from .metric import BLEU, References
-from .mqm import MQMScores
 from .score import BLEUOptions, score_from_stats
+from .score_table import ExternalScores
 from .stats import tokenize_line
 from .tokenizers import available_tokenizers
 
@@ -229,7 +229,7 @@ class MQMCorrelation:
     system_pearson: float
 
 
-def mqm_correlation(systems: Systems, references: References, mqm: MQMScores, *,
+def mqm_correlation(systems: Systems, references: References, mqm: ExternalScores, *,
                     tokenize: str = "13a", lowercase: bool = False) -> MQMCorrelation:
     """Kendall tau of sentence BLEU with MQM (segments) next to Kendall/Pearson (systems).
 
@@ -255,8 +255,8 @@ def mqm_correlation(systems: Systems, references: References, mqm: MQMScores, *,
     seg_rows, sys_rows = [], []
     for name in matched:
         stats = sentence.segment_stats(list(systems[name]))
-        rated = mqm.rated(name)
-        human = mqm.segment_scores(name)
+        rated = mqm.rated_segments(name)
+        human = mqm.scores(name)
         seg_rows += [{"system": name, "segment": int(i) + 1,
                       "sentence_bleu": score_from_stats(stats[i], sentence.options).score,
                       "mqm": float(human[i])} for i in rated]

@@ -8,7 +8,8 @@ import streamlit as st
 from bleu import charts_teaching as charts
 from bleu.dataset import Dataset, load_folder
 from bleu.errors import InputError
-from bleu.mqm import MQMScores, parse_mqm, read_mqm
+from bleu.mqm import parse_mqm, read_mqm
+from bleu.score_table import ExternalScores
 from bleu.sensitivity import (
     mqm_correlation,
     nltk_crosscheck,
@@ -44,7 +45,7 @@ def _crosscheck(system_key: str, references_key: str, order: int, _hyps: tuple[s
 @st.cache_data(max_entries=4, show_spinner="Correlating with MQM…")
 def _mqm(systems: tuple[tuple[str, str], ...], references_key: str, mqm_key: str, tok: str,
          lowercase: bool, _hyps: dict[str, tuple[str, ...]], _refs: tuple[tuple[str, ...], ...],
-         _mqm_scores: MQMScores):
+         _mqm_scores: ExternalScores):
     return mqm_correlation(_hyps, _refs, _mqm_scores, tokenize=tok, lowercase=lowercase)
 
 

@@ -34,7 +34,7 @@ def test_reader_matches_a_pandas_reading(path):
     for name, group in frame.groupby("system"):
         expected = np.full(mqm.n_segments, np.nan)
         expected[group.seg_id.to_numpy() - 1] = group.mqm_avg_score.to_numpy()
-        np.testing.assert_array_equal(mqm.segment_scores(name), expected)
+        np.testing.assert_array_equal(mqm.scores(name), expected)
         assert mqm.system_score(name) == pytest.approx(group.mqm_avg_score.mean())
 
 
@@ -42,7 +42,7 @@ def test_unrated_segments_and_published_system_scores():
     mqm = read_mqm(ENDE)
     assert "Nemo" not in mqm.systems and "NVIDIA-NeMo" in mqm.systems
     # MANIFEST: 475 of 1002 segments are unrated (None) for en-de
-    assert len(mqm.rated("Facebook-AI")) == 1002 - 475
+    assert len(mqm.rated_segments("Facebook-AI")) == 1002 - 475
     for name, published in PUBLISHED_ENDE.items():
         assert round(-mqm.system_score(name), 2) == published, name
 
@@ -72,5 +72,5 @@ def test_small_file_by_hand():
     mqm = parse_mqm(HEADER + "A\t-1.0 1\nA\tNone 2\nA\t-3.0 3\nNemo\t0.0 2\n")
     assert mqm.systems == ("A", "NVIDIA-NeMo")
     assert mqm.system_score("A") == pytest.approx(-2.0)  # mean of -1 and -3; None skipped
-    assert list(mqm.rated("A")) == [0, 2]
-    assert math.isnan(mqm.segment_scores("NVIDIA-NeMo")[0])
+    assert list(mqm.rated_segments("A")) == [0, 2]
+    assert math.isnan(mqm.scores("NVIDIA-NeMo")[0])
