@@ -53,6 +53,17 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
             sys.modules["conftest"] = _THIS_MODULE
 
 
+@pytest.fixture(autouse=True)
+def fresh_streamlit_caches(request: pytest.FixtureRequest) -> None:
+    """st.cache_data and st.cache_resource are shared by AppTest instances in one process:
+    every test of tests/app starts with them empty."""
+    if request.node.path.parent.name == "app":
+        import streamlit as st
+
+        st.cache_data.clear()
+        st.cache_resource.clear()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def workspace_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Every test (and every app server it starts) saves workspaces in a temporary database,

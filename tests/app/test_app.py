@@ -14,7 +14,6 @@ from pathlib import Path
 import pyarrow as pa
 import pytest
 import sacrebleu
-import streamlit as st
 from conftest import DATA_DIR, read_lines
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
@@ -34,15 +33,6 @@ SAMPLE_SYSTEMS = ["JDExploreAcademy", "Lan-Bridge", "Online-A", "Online-B", "Onl
 if str(REPO) not in sys.path:  # app.py imports its page glue as ``views._common``
     sys.path.insert(0, str(REPO))
 
-
-
-
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    """st.cache_data and st.cache_resource are shared by AppTest instances in one process."""
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    yield
 
 
 

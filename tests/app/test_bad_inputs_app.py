@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -40,14 +39,6 @@ ENTRIES = [entry for entry in catalogue.CATALOGUE if entry.key != "tsv_no_column
 GOOD = ("good.de", catalogue.GOOD.encode())
 REFERENCE = ("ref.de", "".join(f"{s}\n" for s in catalogue.REFERENCE.segments).encode())
 
-
-
-
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    yield
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 import scipy.stats
-import streamlit as st
 from sacrebleu.metrics import CHRF
 from streamlit.testing.v1 import AppTest
 
@@ -22,13 +21,6 @@ if str(REPO) not in sys.path:  # app.py imports its page glue as ``views._common
     sys.path.insert(0, str(REPO))
 
 
-
-
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    st.cache_data.clear()
-    yield
-    st.cache_data.clear()
 
 
 def correlations(at: AppTest):

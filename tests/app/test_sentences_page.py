@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
-import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -21,12 +20,6 @@ if str(REPO) not in sys.path:  # the app imports its page glue as ``views._commo
 def lines(name: str) -> list[str]:
     return (SAMPLE / name).read_text(encoding="utf-8").split("\n")[:-1]
 
-
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    yield
 
 
 def open_page(page: str) -> AppTest:

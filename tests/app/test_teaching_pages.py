@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
-import streamlit as st
 from conftest import read_lines
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from streamlit.testing.v1 import AppTest
@@ -25,12 +24,6 @@ CLASSIC_REFS = ["the cat is on the mat", "there is a cat on the mat"]
 if str(REPO) not in sys.path:  # the app imports its page glue as ``views._common``
     sys.path.insert(0, str(REPO))
 
-
-@pytest.fixture(autouse=True)
-def fresh_caches():
-    st.cache_data.clear()
-    st.cache_resource.clear()
-    yield
 
 
 def open_page(page: str) -> AppTest:

@@ -29,12 +29,10 @@ if str(REPO) not in sys.path:  # app.py imports its page glue as ``views._common
 
 @pytest.fixture(autouse=True)
 def app_setup(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
-    """Empty caches, and a database of this test's own."""
+    """A database of this test's own (the caches are emptied by tests/conftest.py)."""
     monkeypatch.delenv("BLEU_EXPLORER_SHARED", raising=False)
     database = tmp_path / "app.sqlite3"
     monkeypatch.setenv("BLEU_EXPLORER_DB", str(database))
-    st.cache_data.clear()
-    st.cache_resource.clear()
     return database
 
 
