@@ -228,19 +228,22 @@ def _upload_section() -> None:
                  tuple(sorted(choices.items())), encoding)
     if signature == st.session_state.get(UPLOADED):
         return
+    if signature[0]:
+        try:
+            staged = _stage(uploads, choices, encoding)
+        except InputError as error:
+            refuse(error)
+        else:
+            if isinstance(staged, str):
+                _say("info", staged)
+            else:
+                commit(staged, f"Loaded {len(staged.systems)} system(s) and {staged.n_refs} "
+                               f"reference(s), {staged.n_segments:,} segments each, from the "
+                               "uploaded files.")
+    # Recorded only once handled: a run interrupted before this (the user uploads again while
+    # it reads) leaves the signature unchanged, so the next run handles these files again
+    # instead of dropping them.
     st.session_state[UPLOADED] = signature
-    if not signature[0]:
-        return
-    try:
-        staged = _stage(uploads, choices, encoding)
-    except InputError as error:
-        refuse(error)
-        return
-    if isinstance(staged, str):
-        _say("info", staged)
-        return
-    commit(staged, f"Loaded {len(staged.systems)} system(s) and {staged.n_refs} reference(s), "
-                   f"{staged.n_segments:,} segments each, from the uploaded files.")
 
 
 def _add_pasted() -> None:
