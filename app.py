@@ -28,5 +28,6 @@ _url.restore(PAGES, navigation)
 _common.sidebar()
 _metrics.sidebar()
 _common.show_messages()
+_url.save(navigation)  # before the page too: a page that ends early (st.stop) keeps its link
 navigation.run()
 _url.save(navigation)

@@ -7,6 +7,7 @@ tokenization once the matrix exists, and equals ``bleu.sentence_bleu`` segment b
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -182,8 +183,10 @@ def text_mask(table: pd.DataFrame, query: str, columns: Sequence[str] = (),
     mask = np.zeros(len(table), bool)
     if regex:
         pattern = compile_pattern(query, case_sensitive)
-        for column in columns:
-            mask |= table[column].astype(str).str.contains(pattern, regex=True).to_numpy(bool)
+        with warnings.catch_warnings():  # pandas warns when a user's pattern has groups: harmless
+            warnings.filterwarnings("ignore", "This pattern .* has match groups", UserWarning)
+            for column in columns:
+                mask |= table[column].astype(str).str.contains(pattern, regex=True).to_numpy(bool)
         return mask
     for column in columns:
         mask |= table[column].astype(str).str.contains(

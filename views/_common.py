@@ -311,38 +311,54 @@ def data_sidebar() -> None:
 
 # ------------------------------------------------------------------------------------ options
 
+def kept(key: str, default: Any) -> Any:
+    """The session's value of the keyed widget ``key`` (``default`` at first), to give the widget
+    as its ``value=`` too: a freshly opened page then draws it at that value from the first
+    message, instead of at the widget's minimum for a moment, which an upload or click in that
+    moment sent back as the user's choice (options reset to their minimums)."""
+    return st.session_state.setdefault(key, default)
+
+
+def kept_index(key: str, choices: Sequence[Any], default: Any) -> int:
+    """``kept`` for a selectbox: the position of the kept value among ``choices``."""
+    value = kept(key, default)
+    return list(choices).index(value) if value in choices else 0
+
+
 def options_sidebar() -> None:
     """The sidebar's Options: they apply to every page; the signature shows them with scores."""
     state = st.session_state
-    for key, default in (("tokenize", "13a"), ("lowercase", False), ("smooth_method", "exp"),
-                         ("max_ngram_order", 4), ("effective_order", False),
-                         ("n_bootstrap", 1000)):
-        state.setdefault(key, default)
     st.sidebar.header("Options")
-    st.sidebar.selectbox("Tokenizer", available_tokenizers(), key="tokenize",
+    tokenizers = available_tokenizers()
+    st.sidebar.selectbox("Tokenizer", tokenizers, index=kept_index("tokenize", tokenizers, "13a"),
+                         key="tokenize",
                          help="The default follows the target language, as WMT scores: zh for "
                               "Chinese, char for Japanese, 13a otherwise.")
-    st.sidebar.checkbox("Lowercase", key="lowercase")
-    method = st.sidebar.selectbox("Smoothing", SMOOTH_METHODS, key="smooth_method")
+    st.sidebar.checkbox("Lowercase", value=kept("lowercase", False), key="lowercase")
+    method = st.sidebar.selectbox("Smoothing", SMOOTH_METHODS,
+                                  index=kept_index("smooth_method", SMOOTH_METHODS, "exp"),
+                                  key="smooth_method")
     if SMOOTH_DEFAULTS[method] is not None:
-        state.setdefault(f"smooth_value_{method}", float(SMOOTH_DEFAULTS[method]))
         # floor replaces a zero count by this many matches: above 1 it would beat a real match
         # (and could push BLEU over 100); add-k adds k to every count of order 2 and above.
+        key = f"smooth_value_{method}"
         st.sidebar.number_input("Smoothing value", min_value=0.0,
                                 max_value=1.0 if method == "floor" else 10.0, step=0.1,
-                                key=f"smooth_value_{method}")
+                                value=kept(key, float(SMOOTH_DEFAULTS[method])), key=key)
     st.sidebar.number_input("Max n-gram order", min_value=1, max_value=9, step=1,
-                            key="max_ngram_order")
-    st.sidebar.checkbox("Effective order", key="effective_order",
+                            value=kept("max_ngram_order", 4), key="max_ngram_order")
+    st.sidebar.checkbox("Effective order", value=kept("effective_order", False),
+                        key="effective_order",
                         help="Average over the n-gram orders that exist (sacrebleu's "
                              "--effective-order, the default for sentence BLEU).")
     names = list(dataset().systems)
     if state.get("baseline") not in names:
         state["baseline"] = names[0]
-    st.sidebar.selectbox("Baseline", names, key="baseline",
+    st.sidebar.selectbox("Baseline", names, index=names.index(state["baseline"]),
+                         key="baseline",
                          help="p-values compare each system with this one (paired bootstrap).")
     st.sidebar.number_input("Bootstrap resamples", min_value=100, max_value=10000, step=100,
-                            key="n_bootstrap")
+                            value=kept("n_bootstrap", 1000), key="n_bootstrap")
 
 
 def options() -> BLEUOptions:

@@ -34,15 +34,18 @@ def pair_picker(prefix: str, names: Sequence[str]) -> tuple[str, str]:
         others = [n for n in names if n != state[f"{prefix}_a"]]
         state[f"{prefix}_b"] = others[0] if others else names[0]
     left, right = st.columns(2)
-    a = left.selectbox("System A", names, key=f"{prefix}_a")
-    b = right.selectbox("System B", names, key=f"{prefix}_b")
+    a = left.selectbox("System A", names, index=names.index(state[f"{prefix}_a"]),
+                       key=f"{prefix}_a")
+    b = right.selectbox("System B", names, index=names.index(state[f"{prefix}_b"]),
+                        key=f"{prefix}_b")
     return a, b
 
 
 def sentence_smoothing() -> BLEUOptions:
     """The sentence-BLEU options: the sidebar's tokenization, this selectbox's smoothing."""
     method = st.selectbox(
-        "Sentence BLEU smoothing", SMOOTH_METHODS, key="sentence_smooth",
+        "Sentence BLEU smoothing", SMOOTH_METHODS,
+        index=_common.kept_index("sentence_smooth", SMOOTH_METHODS, "exp"), key="sentence_smooth",
         help="Sentence BLEU as sacrebleu computes it: effective order, and exp smoothing by "
              "default. Corpus scores use the sidebar's options.")
     return sentence_options(_common.options(), method)

@@ -35,7 +35,7 @@ CHUNK = other_metrics.CHUNK_SEGMENTS
 def sidebar() -> None:
     """The sidebar's choice of sacrebleu metrics to compute beside BLEU (on demand)."""
     st.sidebar.multiselect(
-        "Also compute (sacrebleu)", METRICS, key=OTHER,
+        "Also compute (sacrebleu)", METRICS, default=_common.kept(OTHER, []), key=OTHER,
         help="chrF, chrF++ and TER by sacrebleu's own classes, with its signatures. Computed "
              "once per data and options (chrF takes about a second per 1000 segments and "
              "system, TER about ten), then cached.")

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import numpy as np
 import streamlit as st
 
-from bleu.dataset import Dataset, system_name
+from bleu.dataset import Dataset, content_key, system_name
 from bleu.errors import InputError
 from bleu.external import ExternalScores
 from bleu.io import read_any
@@ -150,10 +150,15 @@ def _detach() -> None:
 
 
 def _extends(previous: Dataset, new: Dataset) -> bool:
-    """Whether ``new`` only renames or adds systems of ``previous`` (same test set)."""
-    same_source = (previous.source is None) == (new.source is None) and (
-        previous.source is None or previous.source.segments == new.source.segments)
-    return (previous.references_key == new.references_key and same_source
+    """Whether ``new`` keeps all of ``previous`` (same segments, its systems, its references in
+    order, its source) and only renames or adds systems, adds references or adds a source: a
+    user completing an upload step by step stays in one workspace."""
+    kept_source = previous.source is None or (
+        new.source is not None and previous.source.segments == new.source.segments)
+    old_refs = [content_key(ref.segments) for ref in previous.references]
+    new_refs = [content_key(ref.segments) for ref in new.references]
+    return (previous.n_segments == new.n_segments and kept_source
+            and new_refs[:len(old_refs)] == old_refs
             and set(previous.system_keys.values()) <= set(new.system_keys.values()))
 
 

@@ -128,6 +128,42 @@ def test_rename_add_systems_and_delete_from_the_sidebar(app_setup: Path) -> None
     assert len(scores(app)) == 3  # the data stays loaded
 
 
+WMT21 = (REPO.parent / "shared" / "data" / "wmt21_newstest2021_en-de").resolve()
+
+
+def test_an_upload_completed_step_by_step_stays_one_workspace(app_setup: Path) -> None:
+    """Systems, then a reference, then a second reference and the source: one workspace that
+    grows; replacing the reference is another test set, so it gets a workspace of its own."""
+    system, ref_a, ref_c, source = (WMT21 / f"newstest2021.en-de.{part}" for part in (
+        "hyp.UEdin.de", "ref.A.de", "ref.C.de", "src.en"))
+    app = new_app()
+    app.session_state["n_bootstrap"] = 100
+    give = {"systems_upload": [system]}
+    for key, paths in (("references_upload", [ref_a]), ("references_upload", [ref_a, ref_c]),
+                       ("source_upload", [source])):
+        give[key] = paths
+        for uploader, files in give.items():
+            data = [(path.name, path.read_bytes(), "text/plain") for path in files]
+            app.file_uploader(key=uploader).set_value(data if uploader != "source_upload"
+                                                      else data[0])
+        app.run()
+        assert not app.exception
+    store = WorkspaceStore(app_setup)
+    (saved,) = store.list()
+    assert app.session_state["workspace_id"] == saved.id == app.query_params["ws"]
+    grown = store.load(saved.id).dataset
+    assert grown.n_refs == 2 and grown.source is not None
+    assert grown.source.segments == tuple(lines(source))
+
+    app.file_uploader(key="references_upload").set_value(
+        [(ref_c.name, ref_c.read_bytes(), "text/plain")])
+    app.run()
+    assert not app.exception
+    assert len(store.list()) == 2
+    assert app.session_state["workspace_id"] != saved.id
+    assert store.load(saved.id).dataset.n_refs == 2  # the first one is left as it was
+
+
 @pytest.mark.parametrize("broken", ["corrupt file", "a folder"])
 def test_a_broken_database_only_stops_saving(app_setup: Path, broken: str) -> None:
     if broken == "corrupt file":

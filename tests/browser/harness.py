@@ -170,6 +170,19 @@ def upload(page: Page, key: str, files: list[Path] | list[dict]) -> None:
     uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(files)
 
 
+def results_grid(page: Page) -> dict[str, float]:
+    """System -> BLEU from the main area's first data grid (its accessible table: the
+    canvas draws the same cells); waits for the BLEU column to exist."""
+    grid = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').first.locator(
+        'table[role="grid"]')
+    grid.locator("th", has_text="BLEU").first.wait_for(state="attached")
+    rows = grid.locator("tr")
+    header = rows.nth(0).locator("th").all_text_contents()
+    column = header.index("BLEU")
+    return {cells[0]: float(cells[column]) for cells in (
+        rows.nth(k).locator("td, th").all_text_contents() for k in range(1, rows.count()))}
+
+
 def full_page_height(page: Page) -> int:
     """The page's content height: Streamlit scrolls inside the main area and the sidebar, not
     the body (inner scrollers such as a data grid's are left out)."""

@@ -20,6 +20,7 @@ from harness import (
     WMT17,
     goto_page,
     open_uploaders,
+    results_grid,
     upload,
     wait_charts_drawn,
     wait_idle,
@@ -83,25 +84,10 @@ def assert_nothing_injected(page: Page) -> None:
                      "em": 0, "katex": 0}, found
 
 
-def results(page: Page) -> dict[str, float]:
-    """System -> BLEU from the results grid's accessible table."""
-    grid = page.get_by_test_id("stDataFrame").first.locator('table[role="grid"]')
-    grid.locator("th", has_text="BLEU").first.wait_for(state="attached")
-    rows = grid.locator("tr")
-    header = rows.nth(0).locator("th").all_text_contents()
-    column = header.index("BLEU")
-    found = {}
-    for index in range(1, rows.count()):
-        cells = rows.nth(index).locator("td, th").all_text_contents()
-        found[cells[0]] = float(cells[column])
-    return found
-
-
 def load(page: Page, url: str, systems: list, references: list, source: list | None = None,
          expect: str = "Loaded") -> None:
     page.goto(url)
     wait_idle(page)
-    wait_charts_drawn(page)  # the first run done: an upload that interrupts it can reset options
     open_uploaders(page)
     upload(page, "systems_upload", systems)
     upload(page, "references_upload", references)
@@ -121,7 +107,7 @@ def test_markup_in_names_and_text_is_shown_literally(page: Page, app_url: str,
     assert_nothing_injected(page)
 
     expected = {name: bleu.corpus_bleu(hyps, [REFERENCE]).score for name, hyps in HYPS.items()}
-    shown = results(page)
+    shown = results_grid(page)
     assert set(shown) == set(NAMES)  # the grid's cells hold the names exactly as typed
     for name, value in expected.items():
         assert round(shown[name], 2) == round(value, 2), name
@@ -205,7 +191,7 @@ def test_two_users_at_once_each_see_only_their_own_data(browser: Browser, app_ur
             page.get_by_text(f"Loaded {len(systems)} system(s)").wait_for()
             wait_idle(page)
             wait_charts_drawn(page)
-            seen[user] = results(page)
+            seen[user] = results_grid(page)
             assert_nothing_injected(page)
     finally:
         for context in contexts:
@@ -228,7 +214,7 @@ def test_a_file_over_the_upload_limit_is_refused_by_the_uploader(page: Page, app
     page.goto(app_url)
     wait_idle(page)
     wait_charts_drawn(page)
-    before = results(page)
+    before = results_grid(page)
     open_uploaders(page)
     upload(page, "systems_upload", [big])
     message = f"File must be {MAX_UPLOAD_MB:.1f}MB or smaller."
@@ -238,4 +224,4 @@ def test_a_file_over_the_upload_limit_is_refused_by_the_uploader(page: Page, app
     assert f'"{message}"' in DOC.read_text(encoding="utf-8")
     assert page.get_by_text("Loaded 1 system(s)").count() == 0
     assert page.get_by_test_id("stException").count() == 0
-    assert results(page) == before  # still the sample, unchanged
+    assert results_grid(page) == before  # still the sample, unchanged

@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-from harness import WMT17, open_uploaders, upload, wait_all_charts, wait_charts_drawn, wait_idle
+from harness import WMT17, open_uploaders, results_grid, upload, wait_all_charts, wait_idle
 from playwright.sync_api import Page
 
 import bleu
@@ -24,20 +24,6 @@ def _lines(path: Path) -> list[str]:
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 
-def _results_table(page: Page) -> dict[str, float]:
-    """System -> BLEU from the results grid's accessible table (the canvas draws the same cells)."""
-    rows = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').first.locator(
-        'table[role="grid"] tr')
-    rows.first.wait_for(state="attached")
-    header = rows.nth(0).locator("th").all_text_contents()
-    column = header.index("BLEU")
-    found = {}
-    for index in range(1, rows.count()):
-        cells = rows.nth(index).locator("td, th").all_text_contents()
-        found[cells[0]] = float(cells[column])
-    return found
-
-
 @pytest.mark.browser
 def test_upload_two_systems_shows_their_bleu(page: Page, app_url: str, artifacts: Path) -> None:
     references = [_lines(REFERENCE)]
@@ -47,7 +33,6 @@ def test_upload_two_systems_shows_their_bleu(page: Page, app_url: str, artifacts
 
     page.goto(app_url)
     wait_idle(page)
-    wait_charts_drawn(page)  # the first run done: an upload that interrupts it can reset options
     open_uploaders(page)
     upload(page, "systems_upload", SYSTEMS)
     upload(page, "references_upload", [REFERENCE])
@@ -61,7 +46,7 @@ def test_upload_two_systems_shows_their_bleu(page: Page, app_url: str, artifacts
     assert all(wait_all_charts(page)), "every chart draws marks"
     assert page.get_by_test_id("stException").count() == 0
 
-    shown = _results_table(page)
+    shown = results_grid(page)
     assert set(shown) == set(expected)
     for name, score in expected.items():
         assert round(shown[name], 2) == round(score, 2), name

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from harness import WMT17, open_uploaders, upload, wait_charts_drawn, wait_idle
+from harness import WMT17, open_uploaders, results_grid, upload, wait_idle
 from playwright.sync_api import Page
 
 from bleu.workspace import WorkspaceStore
@@ -17,30 +17,18 @@ SYSTEMS = [WMT17 / "newstest2017.KIT.4950.en-de.de", WMT17 / "newstest2017.xmu.4
 REFERENCE = WMT17 / "newstest2017.en-de.ref.de"
 
 
-def _scores(page: Page) -> dict[str, str]:
-    """System -> BLEU text from the results grid's accessible table."""
-    rows = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').first.locator(
-        'table[role="grid"] tr')
-    rows.first.wait_for(state="attached")
-    header = rows.nth(0).locator("th").all_text_contents()
-    column = header.index("BLEU")
-    return {cells[0]: cells[column] for cells in (
-        rows.nth(k).locator("td, th").all_text_contents() for k in range(1, rows.count()))}
-
-
 @pytest.mark.browser
 def test_an_upload_survives_a_reload(page: Page, app_url: str, artifacts: Path) -> None:
     database = os.environ["BLEU_EXPLORER_DB"]
     assert "pytest" in database, "the server must save into the tests' temporary database"
     page.goto(app_url)
     wait_idle(page)
-    wait_charts_drawn(page)  # the first run done: an upload that interrupts it can reset options
     open_uploaders(page)
     upload(page, "systems_upload", SYSTEMS)
     upload(page, "references_upload", [REFERENCE])
     page.get_by_text("Loaded 2 system(s) and 1 reference(s)").wait_for()
     wait_idle(page)
-    before = _scores(page)
+    before = results_grid(page)
     assert set(before) == {path.stem for path in SYSTEMS}
 
     page.wait_for_url(lambda url: "ws=" in url)
@@ -51,6 +39,6 @@ def test_an_upload_survives_a_reload(page: Page, app_url: str, artifacts: Path) 
     page.reload()  # a new session: only the link and the database remain
     wait_idle(page)
     page.get_by_text("Reopened workspace").wait_for()
-    assert _scores(page) == before
+    assert results_grid(page) == before
     assert page.get_by_test_id("stException").count() == 0
     page.screenshot(path=str(artifacts / "workspace_reloaded.png"))

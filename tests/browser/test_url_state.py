@@ -1,0 +1,92 @@
+"""In a real browser: the link is the view. A page opened by a link draws that link's options from
+its first frame on, an upload made while the first run is still going keeps the options, and the
+link follows the user from page to page with the workspace in it (also through a page that stops
+early), so opening it elsewhere shows the same page on the same data."""
+
+from __future__ import annotations
+
+import time
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from harness import WMT17, goto_page, open_uploaders, upload, wait_idle
+from playwright.sync_api import Browser, Page
+
+SYSTEM = WMT17 / "newstest2017.uedin-nmt.4722.en-de.de"
+REFERENCE = WMT17 / "newstest2017.en-de.ref.de"
+#: the sidebar's number inputs as shown (max n-gram order / bootstrap resamples)
+SIDEBAR = """() => [...document.querySelectorAll('[data-testid="stSidebar"] input[type="number"]')]
+    .map(e => e.value).join('/')"""
+
+
+def shown_while_loading(page: Page, seconds: float = 8.0) -> list[str]:
+    """Every distinct state of the sidebar's options from now on, polled every 50 ms."""
+    seen: list[str] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = page.evaluate(SIDEBAR)
+        if value and (not seen or seen[-1] != value):
+            seen.append(value)
+        page.wait_for_timeout(50)
+    return seen
+
+
+def numbers(page: Page) -> list[str]:
+    boxes = page.get_by_test_id("stSidebar").locator('input[type="number"]')
+    return [boxes.nth(k).input_value() for k in range(boxes.count())]
+
+
+def query_of(url: str) -> dict[str, str]:
+    return {key: values[0] for key, values in parse_qs(urlparse(url).query).items()}
+
+
+def query(page: Page) -> dict[str, str]:
+    return query_of(page.url)
+
+
+@pytest.mark.browser
+def test_a_link_draws_its_options_from_the_first_frame(page: Page, app_url: str) -> None:
+    # Before the fix the sidebar drew each number input at its minimum (1/100) for a moment:
+    # a click or upload in that moment sent the minimums back as the user's choice.
+    page.goto(f"{app_url}/sentences?max_ngram_order=3&n_bootstrap=700")
+    seen = shown_while_loading(page)
+    assert seen, "the sidebar's options were drawn"
+    assert set(seen) == {"3/700"}, seen
+    wait_idle(page)
+    assert numbers(page) == ["3", "700"]
+    assert query(page)["page"] == "sentences"
+
+
+@pytest.mark.browser
+def test_an_early_upload_keeps_the_options_and_the_link_follows_the_user(
+        page: Page, app_url: str, browser: Browser) -> None:
+    page.goto(app_url)
+    open_uploaders(page)  # at once: the first run may still be drawing the dashboard
+    upload(page, "systems_upload", [SYSTEM])
+    upload(page, "references_upload", [REFERENCE])
+    page.get_by_text("Loaded 1 system(s) and 1 reference(s)").wait_for()
+    wait_idle(page)
+    assert numbers(page) == ["4", "1000"]
+    page.wait_for_url(lambda url: "ws=" in url)
+    workspace = query(page)["ws"]
+    assert query(page)["max_ngram_order"] == "4"
+
+    # Compare needs two systems and stops early; the link must still name page and workspace.
+    for title, name in (("Compare A vs B", "compare"), ("Sentences", "sentences")):
+        goto_page(page, title)
+        page.wait_for_url(lambda url, name=name: query_of(url).get("page") == name)
+        assert query(page)["ws"] == workspace, (title, page.url)
+        assert query(page)["max_ngram_order"] == "4"
+
+    other = browser.new_context(viewport={"width": 1400, "height": 1000})
+    try:
+        tab = other.new_page()
+        tab.set_default_timeout(60_000)
+        tab.goto(page.url)  # a new session: only the link and the database are shared
+        tab.get_by_text("Reopened workspace").first.wait_for()
+        wait_idle(tab)
+        assert urlparse(tab.url).path.rstrip("/").endswith("sentences")
+        caption = tab.get_by_test_id("stSidebar").get_by_text("Uploaded files: 1 systems")
+        assert caption.count() == 1
+    finally:
+        other.close()
