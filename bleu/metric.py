@@ -74,10 +74,10 @@ class BLEU:
     def segment_stats(self, hypotheses: Sequence[str], references: References | None = None,
                       ) -> np.ndarray:
         """One row per segment: ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (int64)."""
-        check_text_stream(hypotheses, "hypotheses")
+        stats = self.reference_table(references).segment_stats(hypotheses)  # checks them too
         if not self.force:
             warn_if_tokenized(hypotheses)
-        return self.reference_table(references).segment_stats(hypotheses)
+        return stats
 
     def signature(self, n_refs: int | None = None, **extra: Any) -> str:
         if n_refs is None:
@@ -92,10 +92,10 @@ class BLEU:
     def corpus_score(self, hypotheses: Sequence[str], references: References | None = None,
                      ) -> BLEUScore:
         table = self.reference_table(references)
-        check_text_stream(hypotheses, "hypotheses")
+        stats = table.segment_stats(hypotheses)  # checks the hypotheses first
         if not self.force:
             warn_if_tokenized(hypotheses)
-        return self.score_stats(table.segment_stats(hypotheses), table.n_refs)
+        return self.score_stats(stats, table.n_refs)
 
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> BLEUScore:
         """BLEU of one segment against its references (a list of strings)."""

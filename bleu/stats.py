@@ -21,15 +21,19 @@ n-grams) stores per order the sorted keys with a hash index, the max counts and 
 bounds, and looks hypotheses up in it. Beyond that size only the encoded reference tokens are
 kept, and each chunk's references are counted again in the same sort as the hypotheses', which
 is cheaper than building a lookup table that is used once; memory then stays proportional to
-the text.
+the text. Chunks are worked on by a small thread pool (``map_chunks``), each writing its own rows.
 """
 
 from __future__ import annotations
 
+import functools
 import logging
+import os
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
@@ -48,6 +52,27 @@ CHUNK_SEGMENTS = 4096
 #: index); beyond that it keeps the encoded tokens only and counts each chunk when it scores it
 CACHE_ENTRIES = 1 << 22
 _SHIFT = np.int64(32)
+#: threads that work on chunks at once (numpy, Arrow and the byte-level tokenizers release the GIL)
+THREADS = max(1, min(4, os.cpu_count() or 1))
+#: the smallest chunk cut for a thread of its own (below, threads cost more than they save)
+MIN_THREAD_CHUNK = 512
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@functools.cache
+def _pool() -> ThreadPoolExecutor:
+    """The process's chunk threads, started on first use and kept (a new pool per call costs
+    more than small corpora take)."""
+    return ThreadPoolExecutor(THREADS, thread_name_prefix="bleu-chunks")
+
+
+def map_chunks(work: Callable[[T], R], items: Iterable[T]) -> list[R]:
+    """``[work(item) for item in items]``, on up to ``THREADS`` threads, in order."""
+    items = list(items)
+    if THREADS == 1 or len(items) < 2:
+        return [work(item) for item in items]
+    return list(_pool().map(work, items))
 
 
 def check_text_stream(stream: Sequence[object], what: str, allow_none: bool = False) -> None:
@@ -321,17 +346,20 @@ class ReferenceTable:
         present = _count_references(references, self.n_segments)
         per_segment = present.sum(axis=1)
         self.n_refs = int(per_segment[0]) if (per_segment == per_segment[0]).all() else -1
+        # a corpus of a few chunks is cut into one chunk per thread, so all threads get work
+        per_thread = -(-self.n_segments // THREADS)
+        chunk_segments = min(chunk_segments, max(MIN_THREAD_CHUNK, per_thread))
         self.chunk_segments = chunk_segments
-        self._chunks = [
-            _encode_chunk(references, present[start : start + chunk_segments], options,
-                          start, min(start + chunk_segments, self.n_segments))
-            for start in range(0, self.n_segments, chunk_segments)
-        ]
+        self._chunks = map_chunks(
+            lambda start: _encode_chunk(references, present[start : start + chunk_segments],
+                                        options, start,
+                                        min(start + chunk_segments, self.n_segments)),
+            range(0, self.n_segments, chunk_segments))
         self._counted: list[tuple[_OrderTable, ...]] | None = None
         if sum(len(chunk.tokens) for chunk in self._chunks) * options.max_ngram_order \
                 < CACHE_ENTRIES:
-            self._counted = [_count_chunk(chunk, options.max_ngram_order)
-                             for chunk in self._chunks]
+            self._counted = map_chunks(
+                lambda chunk: _count_chunk(chunk, options.max_ngram_order), self._chunks)
 
     def segment_stats(self, hypotheses: Sequence[str]) -> np.ndarray:
         """The statistics matrix of ``hypotheses`` against these references."""
@@ -343,9 +371,10 @@ class ReferenceTable:
             )
         order = self.options.max_ngram_order
         stats = np.zeros((self.n_segments, 2 + 2 * order), np.int64)
-        for index, chunk in enumerate(self._chunks):
-            lines = hypotheses[chunk.start : chunk.stop]
-            tokens, offsets = words(lines, self.options)
+
+        def score_chunk(index: int) -> None:
+            chunk = self._chunks[index]
+            tokens, offsets = words(hypotheses[chunk.start : chunk.stop], self.options)
             hyp_lens = np.diff(offsets)
             rows = stats[chunk.start : chunk.stop]
             rows[:, 0] = hyp_lens
@@ -356,18 +385,20 @@ class ReferenceTable:
                 matches = _joint_matches(chunk, tokens, offsets, order)
             rows[:, 2 : 2 + order] = matches
             rows[:, 2 + order :] = np.maximum(hyp_lens[:, None] - np.arange(order)[None, :], 0)
+
+        map_chunks(score_chunk, range(len(self._chunks)))
         return stats
 
 
 def tokenized_period_count(hypotheses: Sequence[str]) -> int:
     """How many lines end in a tokenized period (' .'), sacrebleu's sign of tokenized text.
 
-    Counted in the joined text, where such a line ends in " .\n" (exact when no line holds a
-    newline; otherwise counted line by line).
+    Counted in the joined text, where such a line ends in " .\n" or the text's end (exact when
+    no line holds a newline; otherwise counted line by line).
     """
-    joined = "\n".join(hypotheses) + "\n"
-    if joined.count("\n") == len(hypotheses):
-        return joined.count(" .\n")
+    joined = "\n".join(hypotheses)
+    if hypotheses and joined.count("\n") == len(hypotheses) - 1:
+        return joined.count(" .\n") + joined.endswith(" .")
     return sum(1 for line in hypotheses if line.endswith(" ."))
 
 

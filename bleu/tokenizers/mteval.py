@@ -93,13 +93,23 @@ def apply_line_rules(line: str) -> str:
     return " ".join(line.split())
 
 
+# sacrebleu replaces, in this order, &quot; &amp; &lt; &gt;: so "&amp;lt;" ends as "<" (its
+# &amp; gives a &lt; that the next replace decodes) while "&amp;quot;" ends as "&quot;". One
+# pass of this pattern gives the same text (tested against sacrebleu on generated text).
+_ENTITY = re.compile(r"&(?:quot;|amp;(?:lt;|gt;)?|lt;|gt;)")
+_DECODED = {"&quot;": '"', "&amp;": "&", "&amp;lt;": "<", "&amp;gt;": ">", "&lt;": "<",
+            "&gt;": ">"}
+
+
+def _decode_entity(match: re.Match[str]) -> str:
+    return _DECODED[match.group()]
+
+
 def _unescape_13a(text: str) -> str:
     """The language-independent part of 13a: drop <skipped>, decode four HTML entities."""
-    text = text.replace("<skipped>", "")
-    if "&" in text:
-        text = text.replace("&quot;", '"').replace("&amp;", "&")
-        text = text.replace("&lt;", "<").replace("&gt;", ">")
-    return text
+    if "<skipped>" in text:
+        text = text.replace("<skipped>", "")
+    return _ENTITY.sub(_decode_entity, text) if "&" in text else text
 
 
 class Tokenizer13a(Tokenizer):
@@ -120,15 +130,16 @@ class Tokenizer13a(Tokenizer):
         return _apply_rules_to_stream(text, self._splitter)
 
     def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
-        """The rules on the UTF-8 bytes of the padded lines (see ``words.py``)."""
-        text = " " + " \n ".join(lines) + " "
-        if text.count("\n") != len(lines) - 1:  # a line holds a newline, or there are none
+        """The rules on the UTF-8 bytes of the lines (see ``words.py``); the line edges act as
+        the spaces sacrebleu pads each line with."""
+        text = "\n".join(lines)
+        if not lines or text.count("\n") != len(lines) - 1:  # a line holds a newline
             return super().words(lines)
         try:
             units, classes = byte_classes(_unescape_13a(text).encode("utf-8"))
         except UnicodeEncodeError:  # a lone surrogate
             return super().words(lines)
-        keep, start = word_starts(classes)
+        keep, start = word_starts(classes, edges_like_digits=False)
         return words_from_classes(units, classes, keep, start, len(lines))
 
 

@@ -91,18 +91,23 @@ def _check_lines(found: int, expected: int) -> None:
 
 
 def word_starts(classes: np.ndarray, split_extra: np.ndarray | None = None,
-                ) -> tuple[np.ndarray, np.ndarray]:
+                edges_like_digits: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Which units belong to a word (``keep``) and which start one, under the mteval rules.
 
     ``split_extra`` marks further units that are words on their own (zh's Chinese characters).
+    ``edges_like_digits``: whether a line's start and end count as digits for the rules (zh,
+    unpadded) or as the spaces that 13a pads every line with.
     """
     n = len(classes)
     split = classes == SPLIT if split_extra is None else (classes == SPLIT) | split_extra
     marks = np.flatnonzero(classes == MARK)
     if len(marks):
-        # Digit-like neighbours: digits, line breaks, and (index 0 and n + 1) the text's edges.
-        digit_like = np.ones(n + 2, bool)
-        digit_like[1:-1] = (classes == DIGIT) | (classes == NEWLINE)
+        # Digit-like neighbours: digits, and maybe line breaks and (index 0 and n + 1) the
+        # text's edges.
+        digit_like = np.full(n + 2, edges_like_digits)
+        digit_like[1:-1] = classes == DIGIT
+        if edges_like_digits:
+            digit_like[1:-1] |= classes == NEWLINE
         run_first = np.ones(len(marks), bool)
         np.not_equal(marks[1:], marks[:-1] + 1, out=run_first[1:])
         run_last = np.append(run_first[1:], True)
@@ -154,6 +159,7 @@ def _byte_class_table() -> np.ndarray:
 
 
 _BYTE_CLASSES = _byte_class_table()
+_BYTE_CLASS_TRANSLATION = _BYTE_CLASSES.tobytes()  # for bytes.translate: a class per byte
 
 
 def byte_classes(data: bytes) -> tuple[np.ndarray, np.ndarray]:
@@ -163,9 +169,10 @@ def byte_classes(data: bytes) -> tuple[np.ndarray, np.ndarray]:
     boundary can fall inside a character), except the whitespace characters, which are WS.
     """
     units = np.frombuffer(data, np.uint8)
-    classes = _BYTE_CLASSES[units]
+    classes = np.frombuffer(data.translate(_BYTE_CLASS_TRANSLATION), np.uint8)
     leads = np.flatnonzero(classes == _WIDE_LEAD)
     if len(leads):
+        classes = classes.copy()  # frombuffer's view of bytes is read-only
         last = len(units) - 1
         b0 = units[leads].astype(np.int64)
         b1 = units[np.minimum(leads + 1, last)].astype(np.int64) & 0x3F

@@ -134,6 +134,15 @@ def test_tokenized_period_count() -> None:
     assert stats.tokenized_period_count([]) == 0
     assert stats.tokenized_period_count(["a .", "b.", " .", ".", "a . b"]) == 2
     assert stats.tokenized_period_count(["a .\nb", "x ."]) == 1  # a newline inside a line
+    assert stats.tokenized_period_count(["x", "a ."]) == 1  # the last line counts too
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["a", " ", ".", " .", "\n", "x ."]), max_size=6)
+                .map("".join), max_size=8))
+def test_tokenized_period_count_counts_lines_ending_in_a_spaced_period(lines: list[str]) -> None:
+    """The joined-text count equals sacrebleu's test, ``line.endswith(" .")`` line by line."""
+    assert stats.tokenized_period_count(lines) == sum(line.endswith(" .") for line in lines)
 
 
 def test_unique_inverse_equals_numpy() -> None:
