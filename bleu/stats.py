@@ -17,11 +17,13 @@ Work is done in chunks of segments, so working memory follows the chunk, not the
   is in no reference is dropped before the next order.
 
 A table kept for reuse (``BLEU(references=...)``, while it holds under ``CACHE_ENTRIES``
-n-grams) stores per order the sorted keys with a hash index, the max counts and the segment
-bounds, and looks hypotheses up in it. Beyond that size only the encoded reference tokens are
-kept, and each chunk's references are counted again in the same sort as the hypotheses', which
-is cheaper than building a lookup table that is used once; memory then stays proportional to
-the text. Chunks are worked on by a small thread pool (``map_chunks``), each writing its own rows.
+n-grams) stores per order the sorted keys, the max counts and the segment bounds, and looks
+hypotheses up in it by binary search (their keys come nearly sorted, so ``np.searchsorted``
+beat pandas' hash index here, builds nothing and releases the GIL). Beyond that size only the
+encoded reference tokens are kept, and each chunk's references are counted again in the same
+sort as the hypotheses', which is cheaper than building a lookup table that is used once;
+memory then stays proportional to the text. Chunks are worked on by a small thread pool
+(``map_chunks``), each writing its own rows.
 """
 
 from __future__ import annotations
@@ -33,10 +35,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from itertools import repeat
 from typing import TypeVar
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -48,8 +50,8 @@ logger = logging.getLogger("bleu")
 
 #: segments per chunk: small enough for cache-friendly sorts and bounded memory
 CHUNK_SEGMENTS = 4096
-#: counted n-gram entries a ReferenceTable keeps for reuse (about 40 bytes each with the hash
-#: index); beyond that it keeps the encoded tokens only and counts each chunk when it scores it
+#: counted n-gram entries a ReferenceTable keeps for reuse (about 10 bytes each); beyond that it
+#: keeps the encoded tokens only and counts each chunk when it scores it
 CACHE_ENTRIES = 1 << 22
 _SHIFT = np.int64(32)
 #: threads that work on chunks at once (numpy, Arrow and the byte-level tokenizers release the GIL)
@@ -72,7 +74,9 @@ def map_chunks(work: Callable[[T], R], items: Iterable[T]) -> list[R]:
     items = list(items)
     if THREADS == 1 or len(items) < 2:
         return [work(item) for item in items]
-    return list(_pool().map(work, items))
+    others = [_pool().submit(work, item) for item in items[1:]]
+    first = work(items[0])  # the calling thread takes a share too
+    return [first, *(future.result() for future in others)]
 
 
 def check_text_stream(stream: Sequence[object], what: str, allow_none: bool = False) -> None:
@@ -148,7 +152,7 @@ def _extend(ends: np.ndarray, place: np.ndarray, n: int) -> np.ndarray:
 class _OrderTable:
     """One n-gram order of one chunk: (segment, n-gram) keys, sorted, with max reference counts."""
 
-    keys: pd.Index  # its hash table is built on the first lookup, then kept with the table
+    keys: np.ndarray  # sorted, unique int64 (segment, n-gram) keys
     max_counts: np.ndarray
     segment_bounds: np.ndarray  # ranks of segment s are segment_bounds[s] .. segment_bounds[s+1]-1
 
@@ -232,13 +236,14 @@ def _count_chunk(refs: _ChunkRefs, max_order: int) -> tuple[_OrderTable, ...]:
     orders = []
     for unique, max_counts, bounds, _ in _ngram_orders(refs, max_order):
         small = np.min_scalar_type(int(max_counts.max(initial=0)))
-        orders.append(_OrderTable(pd.Index(unique, copy=False), max_counts.astype(small), bounds))
+        orders.append(_OrderTable(unique, max_counts.astype(small), bounds))
     return tuple(orders)
 
 
 def _clipped(counts: np.ndarray, max_counts: np.ndarray, bounds: np.ndarray) -> np.ndarray:
     """Per segment, the sum of hypothesis counts clipped to the references' max counts."""
-    credited = np.concatenate(([0], np.cumsum(np.minimum(counts, max_counts))))
+    credited = np.zeros(len(counts) + 1, np.int64)
+    np.cumsum(np.minimum(counts, max_counts), out=credited[1:])
     return credited[bounds[1:]] - credited[bounds[:-1]]
 
 
@@ -273,10 +278,12 @@ def _hypothesis_matches(refs: _ChunkRefs, orders: Sequence[_OrderTable], words: 
         if n > 1:
             extends = _extend(ends, place, n) & (tokens[ends + 1] >= 0)
             ends, high = ends[extends] + 1, ranks[extends]
-        if not len(ends):
+        if not len(ends) or not len(order.keys):  # nothing left to match, at this order or above
             break
-        ranks = order.keys.get_indexer((high << _SHIFT) | tokens[ends])
-        known = ranks >= 0
+        wanted = (high << _SHIFT) | tokens[ends]
+        ranks = np.searchsorted(order.keys, wanted)
+        ranks[ranks == len(order.keys)] = 0
+        known = order.keys[ranks] == wanted
         ends, ranks = ends[known], ranks[known]
         counts = np.bincount(ranks, minlength=len(order.keys))
         matches[:, n - 1] = _clipped(counts, order.max_counts, order.segment_bounds)
@@ -391,15 +398,9 @@ class ReferenceTable:
 
 
 def tokenized_period_count(hypotheses: Sequence[str]) -> int:
-    """How many lines end in a tokenized period (' .'), sacrebleu's sign of tokenized text.
-
-    Counted in the joined text, where such a line ends in " .\n" or the text's end (exact when
-    no line holds a newline; otherwise counted line by line).
-    """
-    joined = "\n".join(hypotheses)
-    if hypotheses and joined.count("\n") == len(hypotheses) - 1:
-        return joined.count(" .\n") + joined.endswith(" .")
-    return sum(1 for line in hypotheses if line.endswith(" ."))
+    """How many lines end in a tokenized period (' .'), sacrebleu's sign of tokenized text
+    (``str.endswith`` mapped at C speed: half the time of counting in the joined text)."""
+    return sum(map(str.endswith, hypotheses, repeat(" .")))
 
 
 def warn_if_tokenized(hypotheses: Sequence[str], count: int | None = None) -> None:
