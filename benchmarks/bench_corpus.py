@@ -21,7 +21,7 @@ from pathlib import Path
 
 import sacrebleu
 from corpora import corpus
-from timing import Row, Timing, assert_same_score, best_time
+from timing import Row, Timing, assert_same_score, best_times
 
 import bleu
 
@@ -31,8 +31,9 @@ HERE = Path(__file__).resolve().parent
 def compare(n_segments: int, n_refs: int, repeats: int) -> Row:
     """Best-of-``repeats`` times of both, each run on a fresh corpus; scores checked equal."""
     corpora = [corpus(n_segments, n_refs, run=i) for i in range(repeats)]
-    ours_time, ours = best_time(lambda i: bleu.corpus_bleu(*corpora[i]), repeats)
-    theirs_time, theirs = best_time(lambda i: sacrebleu.corpus_bleu(*corpora[i]), repeats)
+    ours_time, ours, theirs_time, theirs = best_times(
+        lambda i: bleu.corpus_bleu(*corpora[i]), lambda i: sacrebleu.corpus_bleu(*corpora[i]),
+        repeats)
     for a, b in zip(ours, theirs, strict=True):
         assert_same_score(a, b, f"{n_segments} x {n_refs} refs")
     return Row("corpus", f"{n_segments:,} segs x {n_refs} ref", ours_time, theirs_time,

@@ -18,7 +18,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
-from timing import Row, best_time
+from timing import Row, best_times
 
 from bleu.tokenizers import get_tokenizer
 
@@ -52,8 +52,8 @@ def compare(name: str, repeats: int) -> Row:
         sacre_class.__call__.cache_clear()
         return [sacre(line.rstrip()).split() for line in runs[i]]
 
-    ours_time, _ = best_time(lambda i: ours_tokenizer.words(runs[i]), repeats)
-    theirs_time, their_words = best_time(theirs, repeats)
+    ours_time, _, theirs_time, their_words = best_times(
+        lambda i: ours_tokenizer.words(runs[i]), theirs, repeats)
     for i in range(repeats):
         if ours(i) != their_words[i]:
             raise AssertionError(f"{name}: our words differ from sacrebleu's (run {i})")
@@ -61,7 +61,7 @@ def compare(name: str, repeats: int) -> Row:
                theirs_time, f"best of {repeats}")
 
 
-def rows(repeats: int = 3) -> list[Row]:
+def rows(repeats: int = 7) -> list[Row]:
     return [compare(name, repeats) for name in SOURCES]
 
 

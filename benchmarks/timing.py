@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,15 +47,33 @@ class Timing:
         return Timing(self.wall * factor, self.cpu * factor)
 
 
-def best_time(run: Callable[[int], Any], repeats: int) -> tuple[Timing, list[Any]]:
-    """The fastest of ``repeats`` calls ``run(i)`` (each call gets its own, unique input)."""
-    wall, cpu, results = float("inf"), float("inf"), []
-    for i in range(repeats):
+def _timed(run: Callable[[int], Any], i: int) -> tuple[Timing, Any]:
+    """One run's times, with the garbage collector off as ``timeit`` has it (after collecting
+    the garbage of earlier runs): collections during a run made its time swing by up to 2x."""
+    gc.collect()
+    gc.disable()
+    try:
         start, start_cpu = time.perf_counter(), time.process_time()
-        results.append(run(i))
-        wall = min(wall, time.perf_counter() - start)
-        cpu = min(cpu, time.process_time() - start_cpu)
-    return Timing(wall, cpu), results
+        result = run(i)
+        return Timing(time.perf_counter() - start, time.process_time() - start_cpu), result
+    finally:
+        gc.enable()
+
+
+def best_times(ours: Callable[[int], Any], theirs: Callable[[int], Any], repeats: int,
+               ) -> tuple[Timing, list[Any], Timing, list[Any]]:
+    """The fastest of ``repeats`` calls of each side, ``run(i)`` with its own unique input,
+    the two sides alternating (ours, theirs, ours, ...) so that both see the same machine: on a
+    shared VM the speed drifts by tens of percent within minutes."""
+    best = {"ours": Timing(float("inf"), float("inf")), "theirs": Timing(float("inf"),
+                                                                         float("inf"))}
+    results: dict[str, list[Any]] = {"ours": [], "theirs": []}
+    for i in range(repeats):
+        for side, run in (("ours", ours), ("theirs", theirs)):
+            timing, result = _timed(run, i)
+            best[side] = Timing(min(best[side].wall, timing.wall), min(best[side].cpu, timing.cpu))
+            results[side].append(result)
+    return best["ours"], results["ours"], best["theirs"], results["theirs"]
 
 
 def assert_same_score(ours: Any, theirs: Any, what: str) -> None:

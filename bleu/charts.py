@@ -152,11 +152,13 @@ def decomposition_chart(scores: Scores, options: BLEUOptions) -> alt.Chart:
     parts = [f"{n}-gram" for n in range(1, options.max_ngram_order + 1)] + ["brevity penalty"]
     return alt.Chart(data).mark_bar().encode(
         x=alt.X("system:N", sort=list(scores), title=None),
-        y=alt.Y("sum(log):Q", title="log(BLEU / 100) = Σ wₙ log pₙ + log BP"),
+        y=alt.Y("sum(log):Q", title="log(BLEU / 100)"),
         color=alt.Color("part:N", title="Part", scale=alt.Scale(domain=parts), sort=parts),
         order=alt.Order("index:Q"),
         tooltip=["system:N", "part:N", alt.Tooltip("log:Q", format=".4f")],
-    ).properties(title="Where each system loses BLEU (log scale parts)")
+    ).properties(title=alt.TitleParams(
+        "Where each system loses BLEU (log scale parts)",
+        subtitle="log(BLEU / 100) = Σ wₙ log pₙ + log BP"))
 
 
 def length_data(scores: Scores) -> pd.DataFrame:

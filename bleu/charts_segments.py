@@ -17,6 +17,8 @@ import pandas as pd
 from .segments import DOCUMENT, SOURCE, bleu_column, reference_columns
 
 WIDTH = 560
+#: the histogram's plot width: with its row labels it fits a half-page column at 1400 px
+HISTOGRAM_WIDTH = 330
 #: the name of the scatter's point selection: ``event.selection[SEGMENT_SELECTION]``
 SEGMENT_SELECTION = "segment"
 #: tooltip texts are cut to this many characters (the table shows them whole)
@@ -47,8 +49,11 @@ def histogram_data(table: pd.DataFrame, systems: Sequence[str],
 
 
 def histogram_chart(table: pd.DataFrame, systems: Sequence[str],
-                    step: float = HISTOGRAM_STEP) -> alt.FacetChart:
-    """Histogram of sentence BLEU, one row per system (same bins and axes for every system)."""
+                    step: float = HISTOGRAM_STEP, width: int = HISTOGRAM_WIDTH) -> alt.FacetChart:
+    """Histogram of sentence BLEU, one row per system (same bins and axes for every system).
+
+    A faceted chart cannot follow its container's width, so its default fits half of a wide
+    page beside the scatter (row labels and axis included)."""
     data = histogram_data(table, systems, step)
     systems = list(systems)
     return alt.Chart(data).mark_bar().encode(
@@ -59,7 +64,7 @@ def histogram_chart(table: pd.DataFrame, systems: Sequence[str],
         color=_system_color(systems),
         tooltip=["system:N", alt.Tooltip("start:Q", title="from"),
                  alt.Tooltip("end:Q", title="to"), "segments:Q"],
-    ).properties(width=WIDTH, height=90).facet(
+    ).properties(width=width, height=90).facet(
         row=alt.Row("system:N", sort=systems, title=None)
     ).properties(title="Sentence BLEU per system")
 

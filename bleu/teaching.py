@@ -106,14 +106,16 @@ class Walkthrough:
 
     @property
     def latex(self) -> str:
-        """The same formula in LaTeX; built from numbers only, so safe to render."""
-        terms = " + ".join(
-            rf"{s.weight:.4g}\cdot\log {s.precision:.4f}" for s in self.orders if s.weight > 0
-        )
+        """The same formula in LaTeX, one step per line (two terms per line of the sum, so it
+        fits a narrow page); built from numbers only, so safe to render."""
+        terms = [rf"{s.weight:.4g}\cdot\log {s.precision:.4f}" for s in self.orders if s.weight > 0]
+        lines = [" + ".join(terms[k : k + 2]) for k in range(0, len(terms), 2)] or ["0"]
         log_sum = r"-\infty" if self.log_sum == -math.inf else f"{self.log_sum:.4f}"
-        return (r"\mathrm{BLEU} = \mathrm{BP}\cdot\exp\Big(\sum_n w_n \log p_n\Big)\cdot 100"
-                rf" = {self.brevity.bp:.4f}\cdot\exp\big({terms}\big)\cdot 100"
-                rf" = {self.brevity.bp:.4f}\cdot\exp({log_sum})\cdot 100 = {self.score:.2f}")
+        bp = f"{self.brevity.bp:.4f}"
+        return (r"\begin{aligned}\mathrm{BLEU} &= \mathrm{BP}\cdot\exp\Big(\sum_n w_n \log p_n"
+                r"\Big)\cdot 100 \\ "
+                rf"&= {bp}\cdot\exp\big(" + r" \\ &\qquad + ".join(lines) + r"\big)\cdot 100 \\ "
+                rf"&= {bp}\cdot\exp({log_sum})\cdot 100 = {self.score:.2f}\end{{aligned}}")
 
 
 def _num(value: float) -> str:

@@ -27,7 +27,9 @@ st.dataframe(
         "BLEU": number("BLEU", format="%.2f"),
         "mean": number("μ (bootstrap)", format="%.2f"),
         "95% CI ±": number("95% CI ±", format="%.2f"),
-        "p-value": number("p-value", format="%.4f"),
+        "p-value": number("p-value", format="%.4f",
+                          help="Paired bootstrap against the baseline; none for the baseline "
+                               "itself."),
         "sig.": st.column_config.TextColumn("sig.", help=f"* : p < {SIGNIFICANCE_LEVEL}"),
         **{f"p{n}": number(f"p{n}", format="%.1f", help=f"{n}-gram precision (%)")
            for n in range(1, order + 1)},
