@@ -61,7 +61,7 @@ def histogram_chart(table: pd.DataFrame, systems: Sequence[str],
                 scale=alt.Scale(domain=[0, 100])),
         x2="end:Q",
         y=alt.Y("segments:Q", title="segments"),
-        color=_system_color(systems),
+        color=_system_color(systems).legend(None),  # each row is labelled with its system
         tooltip=["system:N", alt.Tooltip("start:Q", title="from"),
                  alt.Tooltip("end:Q", title="to"), "segments:Q"],
     ).properties(width=width, height=90).facet(
