@@ -42,6 +42,7 @@ STORAGE_ERROR = "workspace_error"
 URL_SEEN = "workspace_url_seen"
 ADDED_FILES = "workspace_added_files"
 RESTORING = "workspace_restoring"
+DELETE_PENDING = "workspace_delete_pending"  # the id the user asked to delete, until confirmed
 #: views/_metrics.py's session keys: loaded external scores, and file name -> system name
 EXTERNAL = "external_scores"
 ALIASES = "external_aliases"
@@ -290,13 +291,26 @@ def _add_systems() -> None:
                             f"{state.get(CURRENT_NAME)!r}.")
 
 
-def _picked_action(delete: bool) -> None:
-    state = st.session_state
-    picked = state.get("workspace_pick")
-    if not picked:
-        return
-    if not delete:
+def _open_picked() -> None:
+    picked = st.session_state.get("workspace_pick")
+    if picked:
         _open(picked)
+
+
+def _ask_delete() -> None:
+    """The first step of deleting: remember which workspace, and ask (the sidebar shows it)."""
+    st.session_state[DELETE_PENDING] = st.session_state.get("workspace_pick")
+
+
+def _cancel_delete() -> None:
+    st.session_state.pop(DELETE_PENDING, None)
+
+
+def _delete_pending() -> None:
+    """The user confirmed: delete the workspace they asked about (not whatever is picked now)."""
+    state = st.session_state
+    picked = state.pop(DELETE_PENDING, None)
+    if not picked:
         return
     with suppress(WorkspaceNotFoundError):  # deleted meanwhile: gone either way
         _attempt(lambda store: store.delete(picked))
@@ -342,5 +356,14 @@ def sidebar() -> None:
                          else "Your saved workspaces", list(labels), key="workspace_pick",
                          format_func=lambda key: labels.get(key, key))
     left, right = st.sidebar.columns(2)
-    left.button("Open", key="workspace_open", on_click=_picked_action, args=(False,))
-    right.button("Delete", key="workspace_delete", on_click=_picked_action, args=(True,))
+    left.button("Open", key="workspace_open", on_click=_open_picked)
+    right.button("Delete", key="workspace_delete", on_click=_ask_delete)
+    pending = state.get(DELETE_PENDING)
+    if pending in labels:
+        st.sidebar.warning(_common.md_escape(
+            f"Delete workspace {labels[pending]}? Its saved texts, options and scores are "
+            "removed for everyone who has its link; this cannot be undone."))
+        yes, no = st.sidebar.columns(2)
+        yes.button("Yes, delete", key="workspace_delete_confirm", type="primary",
+                   on_click=_delete_pending)
+        no.button("Cancel", key="workspace_delete_cancel", on_click=_cancel_delete)

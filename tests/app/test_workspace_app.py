@@ -122,6 +122,13 @@ def test_rename_add_systems_and_delete_from_the_sidebar(app_setup: Path) -> None
     assert app.session_state["workspace_id"] == workspace_id  # the same workspace, grown
     assert list(store.load(workspace_id).dataset.systems) == names
     app.button(key="workspace_delete").click().run()
+    assert len(store.list()) == 1, "nothing is deleted before the user confirms"
+    assert any("cannot be undone" in text for text in texts(app, "warning"))
+    app.button(key="workspace_delete_cancel").click().run()
+    assert len(store.list()) == 1
+    assert not [b for b in app.button if b.key == "workspace_delete_confirm"]
+    app.button(key="workspace_delete").click().run()
+    app.button(key="workspace_delete_confirm").click().run()
     assert store.list() == []
     assert "workspace_id" not in app.session_state
     assert "ws" not in app.query_params
