@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import sys
@@ -39,6 +40,19 @@ def read_lines(path: str | Path) -> list[str]:
 def sacrebleu_cases() -> tuple[dict[str, Any], ...]:
     """The 273 recorded sacrebleu 2.6.0 cases (data/sacrebleu_cases/cases.json)."""
     return tuple(json.loads(CASES_FILE.read_text(encoding="utf-8"))["cases"])
+
+
+@cache
+def wmt17_case_data() -> dict[str, Any]:
+    """The WMT17 en-de systems and reference that cases with a ``data_file`` refer to."""
+    with gzip.open(CASES_FILE.parent / "wmt17_en_de_newstest2017.json.gz", "rt",
+                   encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def ted_lines(name: str) -> list[str]:
+    """A stream of compare-mt's TED sk-en set (``ref``, ``sys1``, ``sys2``), detokenized."""
+    return read_lines(DATA_DIR / "compare-mt_ted_sk-en" / f"ted.{name}.detok.eng")
 
 
 _THIS_MODULE = sys.modules[__name__]

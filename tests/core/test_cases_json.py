@@ -18,15 +18,13 @@ Deliberate differences from sacrebleu, each asserted below:
 
 from __future__ import annotations
 
-import gzip
 import inspect
 import json
 import math
-from functools import cache
 from typing import Any
 
 import pytest
-from conftest import CASES_FILE, DATA_DIR, read_lines, sacrebleu_cases
+from conftest import sacrebleu_cases, ted_lines, wmt17_case_data
 
 import bleu
 from bleu.errors import InputError, LengthMismatchError, MissingReferenceError
@@ -43,30 +41,19 @@ def _cases(*kinds: str) -> list[Any]:
             if case["kind"] in kinds]
 
 
-@cache
-def _wmt17() -> dict[str, Any]:
-    with gzip.open(CASES_FILE.parent / "wmt17_en_de_newstest2017.json.gz", "rt",
-                   encoding="utf-8") as handle:
-        return json.load(handle)
-
-
-def _ted(name: str) -> list[str]:
-    return read_lines(DATA_DIR / "compare-mt_ted_sk-en" / f"ted.{name}.detok.eng")
-
-
 def _corpus_inputs(case: dict[str, Any]) -> tuple[list[str], list[list[str | None]]]:
     """The hypotheses and reference streams of a corpus case (inline, WMT17 file or TED)."""
     if "hyps" in case:
         return case["hyps"], case["refs"]
     if "data_file" in case:
-        data = _wmt17()
+        data = wmt17_case_data()
         refs = [data["references"]] + [data["systems"][s] for s in case.get("extra_ref_systems",
                                                                                [])]
         return data["systems"][case["system"]], refs
-    refs = [_ted("ref")]
+    refs = [ted_lines("ref")]
     if "[ref, sys2]" in case["call"]:  # the TED case with sys2 as a second pseudo-reference
-        refs.append(_ted("sys2"))
-    return _ted(case["system"]), refs
+        refs.append(ted_lines("sys2"))
+    return ted_lines(case["system"]), refs
 
 
 def _ours_as_sacrebleu(text: str) -> str:
@@ -199,7 +186,7 @@ def test_zh_is_chinese_char(case: dict[str, Any]) -> None:
 def test_every_ted_sentence(case: dict[str, Any]) -> None:
     """All 2445 TED sentence scores from the statistics matrix (what the app shows), and every
     fifth one through the public sentence_score as well."""
-    hyps, ref = _ted(case["system"]), _ted("ref")
+    hyps, ref = ted_lines(case["system"]), ted_lines("ref")
     expected = case["expected"]
     assert [e["i"] for e in expected] == list(range(len(hyps)))
     metric = bleu.BLEU(**case["kwargs"])

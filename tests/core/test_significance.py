@@ -10,7 +10,6 @@ in float64 moves the TED CIs by about 4e-7).
 from __future__ import annotations
 
 import dataclasses
-import gzip
 import json
 import math
 from functools import cache
@@ -18,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import CASES_FILE, DATA_DIR, read_lines, sacrebleu_cases
+from conftest import DATA_DIR, read_lines, sacrebleu_cases, ted_lines, wmt17_case_data
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
@@ -46,17 +45,6 @@ def _subset(n_lines: int | None) -> tuple[dict[str, list[str]], list[list[str]]]
     systems, refs = _wmt21()
     return ({name: hyps[:n_lines] for name, hyps in systems.items()},
             [ref[:n_lines] for ref in refs])
-
-
-@cache
-def _wmt17() -> dict[str, Any]:
-    with gzip.open(CASES_FILE.parent / "wmt17_en_de_newstest2017.json.gz", "rt",
-                   encoding="utf-8") as handle:
-        return json.load(handle)
-
-
-def _ted(name: str) -> list[str]:
-    return read_lines(DATA_DIR / "compare-mt_ted_sk-en" / f"ted.{name}.detok.eng")
 
 
 def _sacrebleu_paired(systems: dict[str, list[str]], refs: list[list[str]], test_type: str,
@@ -217,9 +205,9 @@ def test_named_baseline_goes_first_and_equals_sacrebleu_with_it_first() -> None:
 def _case_systems(case: dict[str, Any]) -> tuple[dict[str, list[str]], list[list[str]]]:
     names = [row["system"] for row in case["expected"]["results"]]
     if "data_file" in case:
-        data = _wmt17()
+        data = wmt17_case_data()
         return {name: data["systems"][name] for name in names}, [data["references"]]
-    return {name: _ted(name) for name in names}, [_ted("ref")]
+    return {name: ted_lines(name) for name in names}, [ted_lines("ref")]
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c["id"]) for c in sacrebleu_cases()
