@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from importlib import import_module
+from threading import Lock
 from typing import Any
 
 from ..errors import MissingExtraError
@@ -27,10 +28,12 @@ class _MecabTokenizer(Tokenizer):
 
     def __init__(self, tagger: Any) -> None:
         self._tagger = tagger
+        self._lock = Lock()  # a MeCab Tagger is not thread-safe; chunks may run on threads
         self._parse = lru_cache(maxsize=2**16)(self._parse_uncached)
 
     def _parse_uncached(self, line: str) -> str:
-        return self._tagger.parse(line.strip()).strip()
+        with self._lock:
+            return self._tagger.parse(line.strip()).strip()
 
     def __call__(self, line: str) -> str:
         return self._parse(line)

@@ -120,3 +120,33 @@ ONE_PER_LANGUAGE = [
 ])
 def test_real_data_tokens_equal_sacrebleu(file: str, name: str) -> None:
     _assert_stream_matches(name, read_lines(DATA_DIR / file))
+
+
+def test_mecab_tagger_is_never_entered_by_two_threads_at_once() -> None:
+    """MeCab's Tagger is not thread-safe and the engine scores chunks on threads: the wrapper
+    must serialise its calls (a stand-in tagger detects an overlap)."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bleu.tokenizers.mecab import _MecabTokenizer
+
+    class OverlapDetectingTagger:
+        inside, overlaps = 0, 0
+        guard = threading.Lock()
+
+        def parse(self, text: str) -> str:
+            with self.guard:
+                self.inside += 1
+                self.overlaps += self.inside > 1
+            time.sleep(0.002)
+            with self.guard:
+                self.inside -= 1
+            return " ".join(text)
+
+    tagger = OverlapDetectingTagger()
+    tokenizer = _MecabTokenizer(tagger)
+    with ThreadPoolExecutor(4) as pool:
+        out = list(pool.map(tokenizer, [f"line {k}" for k in range(40)]))
+    assert out[3] == " ".join("line 3")
+    assert tagger.overlaps == 0
