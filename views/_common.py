@@ -311,6 +311,12 @@ def data_sidebar() -> None:
 
 # ------------------------------------------------------------------------------------ options
 
+#: the largest smoothing value the sidebar takes: floor replaces a zero count by this many
+#: matches, so above 1 it would beat a real match (and could push BLEU over 100); add-k adds k
+#: to every count of order 2 and above
+SMOOTH_VALUE_MAX = {"floor": 1.0, "add-k": 10.0}
+
+
 def kept(key: str, default: Any) -> Any:
     """The session's value of the keyed widget ``key`` (``default`` at first), to give the widget
     as its ``value=`` too: a freshly opened page then draws it at that value from the first
@@ -339,11 +345,9 @@ def options_sidebar() -> None:
                                   index=kept_index("smooth_method", SMOOTH_METHODS, "exp"),
                                   key="smooth_method")
     if SMOOTH_DEFAULTS[method] is not None:
-        # floor replaces a zero count by this many matches: above 1 it would beat a real match
-        # (and could push BLEU over 100); add-k adds k to every count of order 2 and above.
         key = f"smooth_value_{method}"
         st.sidebar.number_input("Smoothing value", min_value=0.0,
-                                max_value=1.0 if method == "floor" else 10.0, step=0.1,
+                                max_value=SMOOTH_VALUE_MAX[method], step=0.1,
                                 value=kept(key, float(SMOOTH_DEFAULTS[method])), key=key)
     st.sidebar.number_input("Max n-gram order", min_value=1, max_value=9, step=1,
                             value=kept("max_ngram_order", 4), key="max_ngram_order")

@@ -90,7 +90,7 @@ def restore(pages: list[Any], current: Any) -> None:
             value = float(raw)
         except ValueError:
             value = -1.0
-        if value >= 0:
+        if 0 <= value <= _common.SMOOTH_VALUE_MAX[method]:  # the sidebar's bounds
             state[f"smooth_value_{method}"] = value
     names = list(_common.dataset().systems)
     for key in SYSTEMS:

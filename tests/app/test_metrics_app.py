@@ -48,6 +48,15 @@ def test_url_state_opens_page_and_options():
     assert at.query_params["page"] == ["sentences"] or at.query_params["page"] == "sentences"
 
 
+@pytest.mark.parametrize(("method", "text", "kept"), [
+    ("floor", "0.5", 0.5), ("floor", "5", 0.1), ("add-k", "50", 1.0), ("add-k", "-1", 1.0),
+    ("add-k", "nan", 1.0), ("floor", "x", 0.1)])
+def test_url_smoothing_value_outside_the_sidebar_bounds_is_ignored(method, text, kept):
+    at = app(smooth_method=method, smooth_value=text)
+    assert not at.exception
+    assert at.number_input(key=f"smooth_value_{method}").value == pytest.approx(kept)
+
+
 SAMPLE = REPO / "sample_data"
 
 
