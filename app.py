@@ -5,6 +5,12 @@ call to the core, charts out; shared glue in ``views/_common.py``) and add ONE l
 below, e.g. ``st.Page("views/sentences.py", title="Sentences", icon=":material/notes:"),``.
 """
 
+import os
+
+# One scoring thread per session: the server already runs sessions side by side, and extra
+# chunk threads took the GIL from its event loop (uploads made during a rerun were dropped).
+os.environ.setdefault("BLEU_THREADS", "1")
+
 import streamlit as st
 
 from views import _common, _metrics, _url

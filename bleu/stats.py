@@ -54,8 +54,9 @@ CHUNK_SEGMENTS = 4096
 #: keeps the encoded tokens only and counts each chunk when it scores it
 CACHE_ENTRIES = 1 << 22
 _SHIFT = np.int64(32)
-#: threads that work on chunks at once (numpy, Arrow and the byte-level tokenizers release the GIL)
-THREADS = max(1, min(4, os.cpu_count() or 1))
+#: threads that work on chunks at once (numpy, Arrow and the byte-level tokenizers release the
+#: GIL); ``BLEU_THREADS`` in the environment sets it (the app sets 1, see app.py)
+THREADS = max(1, int(os.environ.get("BLEU_THREADS") or min(4, os.cpu_count() or 1)))
 #: the smallest chunk cut for a thread of its own (below, threads cost more than they save)
 MIN_THREAD_CHUNK = 512
 T = TypeVar("T")

@@ -88,6 +88,7 @@ def load(page: Page, url: str, systems: list, references: list, source: list | N
          expect: str = "Loaded") -> None:
     page.goto(url)
     wait_idle(page)
+    wait_charts_drawn(page)  # first run done: see test_url_state for uploads during it
     open_uploaders(page)
     upload(page, "systems_upload", systems)
     upload(page, "references_upload", references)

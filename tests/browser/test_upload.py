@@ -7,7 +7,15 @@ import re
 from pathlib import Path
 
 import pytest
-from harness import WMT17, open_uploaders, results_grid, upload, wait_all_charts, wait_idle
+from harness import (
+    WMT17,
+    open_uploaders,
+    results_grid,
+    upload,
+    wait_all_charts,
+    wait_charts_drawn,
+    wait_idle,
+)
 from playwright.sync_api import Page
 
 import bleu
@@ -33,6 +41,7 @@ def test_upload_two_systems_shows_their_bleu(page: Page, app_url: str, artifacts
 
     page.goto(app_url)
     wait_idle(page)
+    wait_charts_drawn(page)  # first run done: see test_url_state for uploads during it
     open_uploaders(page)
     upload(page, "systems_upload", SYSTEMS)
     upload(page, "references_upload", [REFERENCE])

@@ -63,6 +63,10 @@ def test_an_early_upload_keeps_the_options_and_the_link_follows_the_user(
     page.goto(app_url)
     open_uploaders(page)  # at once: the first run may still be drawing the dashboard
     upload(page, "systems_upload", [SYSTEM])
+    # one file at a time, as a person drops them (a second file set on the uploaders while that
+    # rerun redraws the sidebar was once lost in CI: its chip never appeared)
+    page.get_by_text("add the reference file(s)").wait_for()
+    wait_idle(page)
     upload(page, "references_upload", [REFERENCE])
     page.get_by_text("Loaded 1 system(s) and 1 reference(s)").wait_for()
     wait_idle(page)

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from harness import WMT17, open_uploaders, results_grid, upload, wait_idle
+from harness import WMT17, open_uploaders, results_grid, upload, wait_charts_drawn, wait_idle
 from playwright.sync_api import Page
 
 from bleu.workspace import WorkspaceStore
@@ -23,6 +23,7 @@ def test_an_upload_survives_a_reload(page: Page, app_url: str, artifacts: Path) 
     assert "pytest" in database, "the server must save into the tests' temporary database"
     page.goto(app_url)
     wait_idle(page)
+    wait_charts_drawn(page)  # first run done: see test_url_state for uploads during it
     open_uploaders(page)
     upload(page, "systems_upload", SYSTEMS)
     upload(page, "references_upload", [REFERENCE])
