@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import pandas as pd
 from sacrebleu.metrics import CHRF, TER
 from sacrebleu.metrics.base import Metric
 from sacrebleu.significance import _compute_p_value, estimate_ci
@@ -257,3 +258,22 @@ def paired_bootstrap(results: Mapping[str, MetricResult], *, baseline: str | Non
             p_value = float(_compute_p_value(diffs - diffs.mean(), real))
         out[system] = MetricSignificance(result.score, float(mean), float(ci), p_value)
     return out
+
+
+def significance_table(other: Mapping[str, Mapping[str, MetricSignificance]]) -> pd.DataFrame:
+    """One row per system: each metric's score, bootstrap mean (``μ``), 95% CI half-width
+    (``±``) and p-value against the baseline (``p``); what the dashboard and the report show."""
+    systems = list(dict.fromkeys(name for by_system in other.values() for name in by_system))
+    rows = []
+    for system in systems:
+        row: dict[str, object] = {"system": system}
+        for metric, by_system in other.items():
+            result = by_system.get(system)
+            if result is None:
+                continue
+            row[metric] = result.score
+            row[f"{metric} μ"] = result.mean
+            row[f"{metric} ±"] = result.ci
+            row[f"{metric} p"] = result.p_value
+        rows.append(row)
+    return pd.DataFrame(rows)

@@ -18,7 +18,7 @@ import vl_convert
 
 from . import __version__, charts
 from .dashboard import Dashboard, results_table
-from .other_metrics import HIGHER_IS_BETTER, MetricSignificance
+from .other_metrics import HIGHER_IS_BETTER, MetricSignificance, significance_table
 
 _STYLE = """<style>
   body { font-family: system-ui, sans-serif; margin: 2em; }
@@ -27,23 +27,6 @@ _STYLE = """<style>
   code { font-size: 0.9em; }
 </style>
 """
-
-
-def other_metrics_table(other: Mapping[str, Mapping[str, MetricSignificance]]) -> pd.DataFrame:
-    """One row per system: each metric's score, bootstrap mean ± CI and p-value vs the baseline."""
-    systems = list(dict.fromkeys(name for by_system in other.values() for name in by_system))
-    rows = []
-    for system in systems:
-        row: dict[str, object] = {"system": system}
-        for metric, by_system in other.items():
-            result = by_system.get(system)
-            if result is None:
-                continue
-            row[metric] = result.score
-            row[f"{metric} μ ± 95% CI"] = f"{result.mean:.2f} ± {result.ci:.2f}"
-            row[f"{metric} p"] = result.p_value
-        rows.append(row)
-    return pd.DataFrame(rows)
 
 
 def _table_html(frame: pd.DataFrame) -> str:
@@ -71,7 +54,7 @@ def html_report(results: Dashboard, *, title: str = "BLEU Explorer report",
         parts.append(f"<p>p-values: paired bootstrap against {html.escape(results.baseline)} "
                      f"({results.n_samples} resamples, seed {results.seed}).</p>")
     if other:
-        parts += ["<h2>chrF, chrF++ and TER</h2>", _table_html(other_metrics_table(other))]
+        parts += ["<h2>chrF, chrF++ and TER</h2>", _table_html(significance_table(other))]
         for metric, signature in (signatures or {}).items():
             direction = "higher" if HIGHER_IS_BETTER.get(metric, True) else "lower"
             parts.append(f"<p>{html.escape(metric)} ({direction} is better): "

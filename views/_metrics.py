@@ -110,22 +110,6 @@ def significance(data: Dataset, metric: str,
                          int(st.session_state.get("n_bootstrap", 1000)), found)
 
 
-def significance_table(other: dict[str, dict[str, MetricSignificance]]) -> pd.DataFrame:
-    """One row per system: score, μ ± CI and p-value of each metric."""
-    systems = list(dict.fromkeys(name for by in other.values() for name in by))
-    rows = []
-    for system in systems:
-        row: dict[str, object] = {"system": system}
-        for metric, by_system in other.items():
-            result = by_system[system]
-            row[metric] = result.score
-            row[f"{metric} μ"] = result.mean
-            row[f"{metric} ±"] = result.ci
-            row[f"{metric} p"] = result.p_value
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
 # -------------------------------------------------------------------------- external scores
 
 def matching(data: Dataset) -> Matching | str | None:

@@ -4,6 +4,7 @@ import streamlit as st
 
 from bleu import charts
 from bleu.dashboard import SIGNIFICANCE_LEVEL, json_report, results_table, table_csv, table_latex
+from bleu.other_metrics import significance_table
 from bleu.report import html_report
 from views import _common, _metrics
 
@@ -66,11 +67,11 @@ for metric, found in _metrics.all_results(data).items():
     other[metric] = _metrics.significance(data, metric, found)
     other_signatures[metric] = next(iter(found.values())).signature
 if other:
-    st.dataframe(_metrics.significance_table(other), hide_index=True, key="other_results",
+    other_table = significance_table(other)
+    st.dataframe(other_table, hide_index=True, key="other_results",
                  column_config={column: number(column, format="%.4f" if column.endswith(" p")
                                                else "%.2f")
-                                for column in _metrics.significance_table(other).columns
-                                if column != "system"})
+                                for column in other_table.columns if column != "system"})
     st.caption("μ ± : mean and 95% interval of the bootstrap resamples; p: paired bootstrap "
                "against the baseline, as sacrebleu's --paired-bs (TER: lower is better).")
     for metric, text in other_signatures.items():

@@ -104,6 +104,18 @@ def test_paired_bootstrap_is_sacrebleus(name, n, n_samples, monkeypatch):
         signatures[key].format()
 
 
+def test_significance_table_has_a_row_per_system_and_four_columns_per_metric():
+    chrf = {"A": other_metrics.MetricSignificance(50.0, 50.1, 0.9, None),
+            "B": other_metrics.MetricSignificance(48.0, 47.9, 1.1, 0.02)}
+    ter = {"B": other_metrics.MetricSignificance(40.0, 40.2, 1.3, 0.5)}
+    table = other_metrics.significance_table({"chrF2": chrf, "TER": ter})
+    assert list(table["system"]) == ["A", "B"]
+    assert list(table.columns) == ["system", "chrF2", "chrF2 μ", "chrF2 ±", "chrF2 p", "TER",
+                                   "TER μ", "TER ±", "TER p"]
+    assert table.loc[1, "chrF2 p"] == 0.02 and table.loc[1, "TER ±"] == 1.3
+    assert table["TER"].isna()[0]  # A was not scored with TER: left empty, not invented
+
+
 def test_bad_calls_say_what_is_wrong():
     systems, refs = cut(10)
     with pytest.raises(UnknownOptionError, match="chrF, chrF\\+\\+, TER"):
