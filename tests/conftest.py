@@ -15,9 +15,17 @@ import pytest
 from hypothesis import strategies as st
 
 REPO = Path(__file__).resolve().parents[1]
-#: ../shared/data relative to the repository root: the real test sets (see its MANIFEST.md)
-DATA_DIR = (REPO.parent / "shared" / "data").resolve()
-CASES_FILE = DATA_DIR / "sacrebleu_cases" / "cases.json"
+#: the first 100 segments of every real test set, in the repository (tests/data/README.md)
+REPO_DATA = REPO / "tests" / "data"
+#: the full test sets, beside the repository where CI has them (see their MANIFEST.md)
+SHARED_DATA = (REPO.parent / "shared" / "data").resolve()
+HAS_SHARED_DATA = SHARED_DATA.is_dir()
+#: where tests that need whole test sets read them (marked ``full_data``: run only when present)
+DATA_DIR = SHARED_DATA
+CASES_FILE = REPO_DATA / "sacrebleu_cases" / "cases.json"
+#: parametrize a test over the data roots: the repository's cut always, the full sets when there
+DATA_ROOTS = [pytest.param(REPO_DATA, id="cut"),
+              pytest.param(SHARED_DATA, id="full", marks=pytest.mark.full_data)]
 
 
 @cache
@@ -45,14 +53,14 @@ def sacrebleu_cases() -> tuple[dict[str, Any], ...]:
 @cache
 def wmt17_case_data() -> dict[str, Any]:
     """The WMT17 en-de systems and reference that cases with a ``data_file`` refer to."""
-    with gzip.open(CASES_FILE.parent / "wmt17_en_de_newstest2017.json.gz", "rt",
+    with gzip.open(SHARED_DATA / "sacrebleu_cases" / "wmt17_en_de_newstest2017.json.gz", "rt",
                    encoding="utf-8") as handle:
         return json.load(handle)
 
 
-def ted_lines(name: str) -> list[str]:
+def ted_lines(name: str, root: Path = SHARED_DATA) -> list[str]:
     """A stream of compare-mt's TED sk-en set (``ref``, ``sys1``, ``sys2``), detokenized."""
-    return read_lines(DATA_DIR / "compare-mt_ted_sk-en" / f"ted.{name}.detok.eng")
+    return read_lines(root / "compare-mt_ted_sk-en" / f"ted.{name}.detok.eng")
 
 
 _THIS_MODULE = sys.modules[__name__]
@@ -65,6 +73,35 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
         own = collector.path.parent / "conftest.py"
         if not own.exists() or own.resolve() == Path(__file__).resolve():
             sys.modules["conftest"] = _THIS_MODULE
+
+
+_DESELECTED: list[str] = []
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Without ../shared/data, the tests that need the full sets are deselected (never skipped
+    as passed), and the summary says so."""
+    if HAS_SHARED_DATA:
+        return
+    kept = [item for item in items if item.get_closest_marker("full_data") is None]
+    _DESELECTED.extend(item.nodeid for item in items if item not in kept)
+    if _DESELECTED:
+        config.hook.pytest_deselected(items=[i for i in items if i.nodeid in set(_DESELECTED)])
+        items[:] = kept
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """One line on the full sweep: whether the tests on ../shared/data's whole sets ran."""
+    if HAS_SHARED_DATA:
+        ran = [report for report in terminalreporter.stats.get("passed", [])
+               if "[full" in report.nodeid or "full_data" in report.keywords]
+        terminalreporter.write_line(
+            f"full sweep over {SHARED_DATA}: ran ({len(ran)} tests on the whole test sets "
+            "passed), besides the same tests on tests/data's cut")
+    else:
+        terminalreporter.write_line(
+            f"full sweep over {SHARED_DATA}: NOT run (folder absent): {len(_DESELECTED)} tests "
+            "that need the whole test sets were deselected; tests/data's cut was tested")
 
 
 @pytest.fixture(autouse=True)
@@ -94,9 +131,9 @@ def workspace_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pat
 
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
-    """The shared data folder; fails (never skips) when it is missing."""
-    assert DATA_DIR.is_dir(), f"test data not found at {DATA_DIR}"
-    return DATA_DIR
+    """The full test sets (for ``full_data`` tests); fails (never skips) when missing."""
+    assert SHARED_DATA.is_dir(), f"test data not found at {SHARED_DATA}"
+    return SHARED_DATA
 
 
 @pytest.fixture(scope="session")
