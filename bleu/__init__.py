@@ -3,7 +3,7 @@
 No Streamlit here: everything the app shows is computable from Python (and a notebook).
 """
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 from .errors import InputError
 from .explain import explain
