@@ -17,9 +17,9 @@ import sacrebleu
 from corpora import WMT17, read_lines, wmt17_systems
 
 import bleu
-from bleu import compare, highlight
-from bleu.score import BLEUOptions
-from bleu.segments import SegmentFilter, filter_segments, sentence_options, sentence_table
+from bleu.analysis import compare, highlight
+from bleu.analysis.segments import SegmentFilter, filter_segments, sentence_options, sentence_table
+from bleu.metrics.bleu_score import BLEUOptions
 
 N_SEGMENTS = 3000
 TARGET_S = 1.0

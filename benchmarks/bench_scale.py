@@ -68,7 +68,7 @@ def run_dask(hyp: Path, ref: Path, folder: Path, rows_per_part: int = 200_000) -
     import distributed
     import pandas as pd
 
-    import bleu.dask
+    import bleu.metrics.dask
 
     parts = folder / "parquet"
     parts.mkdir()

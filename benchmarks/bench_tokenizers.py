@@ -20,7 +20,7 @@ from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 from timing import Row, best_times
 
-from bleu.tokenizers import get_tokenizer
+from bleu.metrics.tokenizers import get_tokenizer
 
 N_LINES = 60_000
 SOURCES = {

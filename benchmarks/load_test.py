@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO / "tests" / "browser"))
 from harness import CHROMIUM, CHROMIUM_ARGS, WMT17, running_app  # noqa: E402
 
 import bleu  # noqa: E402
-from bleu.dataset import system_name  # noqa: E402
+from bleu.io.dataset import system_name  # noqa: E402
 
 SYSTEMS = ["newstest2017.uedin-nmt.4722.en-de.de", "newstest2017.C-3MA.4959.en-de.de",
            "newstest2017.FBK.4870.en-de.de"]

@@ -4,12 +4,11 @@ No Streamlit here: everything the app shows is computable from Python (and a not
 """
 
 from ._version import __version__
-
 from .errors import InputError
-from .explain import explain
-from .metric import BLEU, corpus_bleu, segment_stats, sentence_bleu, signature
-from .score import BLEUOptions, BLEUScore, score_from_stats, scores_from_stats
-from .significance import (
+from .metrics.bleu import BLEU, corpus_bleu, segment_stats, sentence_bleu, signature
+from .metrics.bleu_score import BLEUOptions, BLEUScore, score_from_stats, scores_from_stats
+from .metrics.explain import explain
+from .metrics.significance import (
     PairwiseComparison,
     SignificanceResult,
     bootstrap_ci,

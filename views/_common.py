@@ -18,8 +18,7 @@ import numpy as np
 import streamlit as st
 
 import bleu
-from bleu.dashboard import Dashboard, build_dashboard
-from bleu.dataset import Dataset, assemble, default_tokenizer, load_folder, system_name
+from bleu.analysis.dashboard import Dashboard, build_dashboard
 from bleu.errors import InputError
 from bleu.io import (
     TextFile,
@@ -31,8 +30,9 @@ from bleu.io import (
     read_wmt_xml,
     table_columns,
 )
-from bleu.score import SMOOTH_DEFAULTS, BLEUOptions
-from bleu.tokenizers import available_tokenizers
+from bleu.io.dataset import Dataset, assemble, default_tokenizer, load_folder, system_name
+from bleu.metrics.bleu_score import SMOOTH_DEFAULTS, BLEUOptions
+from bleu.metrics.tokenizers import available_tokenizers
 from views import _workspace
 
 SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"

@@ -13,11 +13,16 @@ import pandas as pd
 import streamlit as st
 
 import bleu
-from bleu import compare, highlight
-from bleu.dataset import Dataset
-from bleu.explain import Explanation
-from bleu.score import BLEUOptions
-from bleu.segments import reference_lengths, sentence_options, sentence_scores, sentence_table
+from bleu.analysis import compare, highlight
+from bleu.analysis.segments import (
+    reference_lengths,
+    sentence_options,
+    sentence_scores,
+    sentence_table,
+)
+from bleu.io.dataset import Dataset
+from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.explain import Explanation
 from views import _common
 
 SMOOTH_METHODS = ("exp", "floor", "add-k", "none")

@@ -15,12 +15,12 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bleu import other_metrics
-from bleu.dataset import Dataset, load_folder
+from bleu.analysis import other_metrics
+from bleu.analysis.external import ExternalScores, Matching, match_systems, read_scores
+from bleu.analysis.other_metrics import METRICS, MetricResult, MetricSignificance
+from bleu.analysis.segments import sentence_options, sentence_scores
 from bleu.errors import InputError
-from bleu.external import ExternalScores, Matching, match_systems, read_scores
-from bleu.other_metrics import METRICS, MetricResult, MetricSignificance
-from bleu.segments import sentence_options, sentence_scores
+from bleu.io.dataset import Dataset, load_folder
 from views import _common
 
 OTHER = "other_metrics"

@@ -12,8 +12,8 @@ from typing import Any
 
 import streamlit as st
 
-from bleu.score import SMOOTH_DEFAULTS
-from bleu.tokenizers import available_tokenizers
+from bleu.metrics.bleu_score import SMOOTH_DEFAULTS
+from bleu.metrics.tokenizers import available_tokenizers
 from views import _common, _metrics
 
 RESTORED = "url_restored"

@@ -18,10 +18,10 @@ from typing import Any, TypeVar
 import numpy as np
 import streamlit as st
 
-from bleu.dataset import Dataset, content_key, system_name
+from bleu.analysis.external import ExternalScores
 from bleu.errors import InputError
-from bleu.external import ExternalScores
 from bleu.io import read_any
+from bleu.io.dataset import Dataset, content_key, system_name
 from bleu.workspace import (
     StorageError,
     Workspace,

@@ -2,9 +2,9 @@
 
 import streamlit as st
 
-from bleu import charts_teaching as charts
-from bleu.brevity import SWEEP, length_buckets, length_whatif, positions_from_stats
-from bleu.score import BLEUOptions
+from bleu.analysis.brevity import SWEEP, length_buckets, length_whatif, positions_from_stats
+from bleu.charts import teaching as charts
+from bleu.metrics.bleu_score import BLEUOptions
 from views import _common
 
 

@@ -3,9 +3,10 @@
 import numpy as np
 import streamlit as st
 
-from bleu import charts_segments, compare
-from bleu.score import scores_from_stats
-from bleu.segments import SegmentFilter, bleu_column, filter_segments
+from bleu.analysis import compare
+from bleu.analysis.segments import SegmentFilter, bleu_column, filter_segments
+from bleu.charts import segments as charts_segments
+from bleu.metrics.bleu_score import scores_from_stats
 from views import _common, _explore
 
 data = _common.dataset()

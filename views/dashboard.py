@@ -3,9 +3,15 @@
 import streamlit as st
 
 from bleu import charts
-from bleu.dashboard import SIGNIFICANCE_LEVEL, json_report, results_table, table_csv, table_latex
-from bleu.other_metrics import significance_table
-from bleu.report import html_report
+from bleu.analysis.dashboard import (
+    SIGNIFICANCE_LEVEL,
+    json_report,
+    results_table,
+    table_csv,
+    table_latex,
+)
+from bleu.analysis.other_metrics import significance_table
+from bleu.analysis.report import html_report
 from views import _common, _metrics
 
 data = _common.dataset()

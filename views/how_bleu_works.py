@@ -2,9 +2,7 @@
 
 import streamlit as st
 
-from bleu import charts_teaching as charts
-from bleu.errors import InputError
-from bleu.teaching import (
+from bleu.analysis.teaching import (
     CLASSIC_CANDIDATE,
     CLASSIC_REFERENCES,
     SMOOTH_METHODS,
@@ -14,6 +12,8 @@ from bleu.teaching import (
     smoothing_comparison,
     walkthrough,
 )
+from bleu.charts import teaching as charts
+from bleu.errors import InputError
 from views import _common
 
 state = st.session_state

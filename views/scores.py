@@ -2,11 +2,12 @@
 
 import streamlit as st
 
-from bleu import charts, correlation
+from bleu import charts
+from bleu.analysis import correlation
+from bleu.analysis.external import Matching, parse_scores, suggest_aliases
+from bleu.analysis.mqm import MQM_ALIASES
+from bleu.analysis.other_metrics import HIGHER_IS_BETTER
 from bleu.errors import InputError
-from bleu.external import Matching, parse_scores, suggest_aliases
-from bleu.mqm import MQM_ALIASES
-from bleu.other_metrics import HIGHER_IS_BETTER
 from views import _common, _metrics
 
 NOT_LOADED = "(leave out)"

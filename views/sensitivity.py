@@ -5,17 +5,17 @@ from pathlib import Path
 
 import streamlit as st
 
-from bleu import charts_teaching as charts
-from bleu.dataset import Dataset, load_folder
-from bleu.errors import InputError
-from bleu.mqm import parse_mqm, read_mqm
-from bleu.score_table import ExternalScores
-from bleu.sensitivity import (
+from bleu.analysis.mqm import parse_mqm, read_mqm
+from bleu.analysis.score_table import ExternalScores
+from bleu.analysis.sensitivity import (
     mqm_correlation,
     nltk_crosscheck,
     segmentation_compare,
     tokenizer_grid,
 )
+from bleu.charts import teaching as charts
+from bleu.errors import InputError
+from bleu.io.dataset import Dataset, load_folder
 from views import _common
 
 MQM_DIR = _common.SAMPLE_DIR / "wmt21_en-de_mqm"

@@ -2,9 +2,7 @@
 
 import streamlit as st
 
-from bleu import charts_segments
-from bleu.errors import InputError
-from bleu.segments import (
+from bleu.analysis.segments import (
     DIFF,
     REF_LEN,
     SegmentFilter,
@@ -14,6 +12,8 @@ from bleu.segments import (
     mean_versus_corpus,
     table_csv,
 )
+from bleu.charts import segments as charts_segments
+from bleu.errors import InputError
 from views import _common, _explore, _metrics
 
 data = _common.dataset()

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dataset import Dataset
+from ..io.dataset import Dataset
 
 #: random bytes in a workspace id: 16 bytes = 128 bits, so an id cannot be guessed
 ID_BYTES = 16

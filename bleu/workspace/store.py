@@ -18,8 +18,8 @@ from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
-from ..dataset import Dataset
 from ..io import TextFile
+from ..io.dataset import Dataset
 from .dialect import backend_for
 from .errors import StorageError, WorkspaceError, WorkspaceNotFoundError
 from .model import ExternalScores, Workspace, WorkspaceInfo

@@ -1,4 +1,4 @@
-"""Every bad input of the catalogue (tests/core/test_bad_inputs.py) uploaded through the app:
+"""Every bad input of the catalogue (tests/io/test_bad_inputs.py) uploaded through the app:
 the user reads the core's message, and what was loaded before stays loaded and scored.
 
 tests/app/test_app.py covers, on real WMT17 files, mismatched counts, an empty file, Latin-1, a
@@ -23,8 +23,8 @@ if str(REPO) not in sys.path:  # app.py imports its page glue as ``views._common
 
 
 def _catalogue_module():
-    """tests/core/test_bad_inputs.py, loaded by path (it holds the catalogue and the loader)."""
-    path = REPO / "tests" / "core" / "test_bad_inputs.py"
+    """tests/io/test_bad_inputs.py, loaded by path (it holds the catalogue and the loader)."""
+    path = REPO / "tests" / "io" / "test_bad_inputs.py"
     spec = importlib.util.spec_from_file_location("bad_inputs_catalogue", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -194,7 +194,7 @@ def test_an_unknown_link_says_so_and_shows_the_sample(app_setup: Path) -> None:
 
 
 def test_external_scores_are_saved_and_come_back(app_setup: Path) -> None:
-    from bleu.external import ExternalScores
+    from bleu.analysis.external import ExternalScores
 
     app = new_app()
     upload(app, SYSTEMS, [REF])

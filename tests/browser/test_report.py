@@ -9,10 +9,10 @@ import pytest
 from playwright.sync_api import Browser, Route
 
 import bleu
-from bleu import other_metrics
-from bleu.dashboard import build_dashboard
-from bleu.report import html_report
-from bleu.score import BLEUOptions
+from bleu.analysis import other_metrics
+from bleu.analysis.dashboard import build_dashboard
+from bleu.analysis.report import html_report
+from bleu.metrics.bleu_score import BLEUOptions
 
 pytestmark = pytest.mark.browser
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data"

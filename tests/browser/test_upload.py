@@ -19,7 +19,7 @@ from harness import (
 from playwright.sync_api import Page
 
 import bleu
-from bleu.dataset import system_name
+from bleu.io.dataset import system_name
 
 SYSTEMS = [WMT17 / "newstest2017.uedin-nmt.4722.en-de.de",
            WMT17 / "newstest2017.PROMT-Rule-based.4735.en-de.de"]

@@ -11,7 +11,7 @@ from conftest import DATA_DIR, read_lines
 
 import bleu
 from bleu import charts
-from bleu.score import BLEUOptions
+from bleu.metrics.bleu_score import BLEUOptions
 
 FOLDER = DATA_DIR / "wmt17_newstest2017_en-de"
 SYSTEMS = ("uedin-nmt.4722", "PROMT-Rule-based.4735", "online-F.0")

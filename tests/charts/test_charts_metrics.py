@@ -6,10 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 import bleu
-from bleu import charts, charts_segments, charts_teaching, other_metrics
-from bleu.correlation import Correlation, correlation_table
-from bleu.dashboard import build_dashboard
-from bleu.score import BLEUOptions
+from bleu import charts
+from bleu.analysis import other_metrics
+from bleu.analysis.correlation import Correlation, correlation_table
+from bleu.analysis.dashboard import build_dashboard
+from bleu.charts import segments as charts_segments
+from bleu.charts import teaching as charts_teaching
+from bleu.metrics.bleu_score import BLEUOptions
 
 HYPS = {"A": ["the cat sat on the mat", "a dog"], "B": ["the cat is on a mat", "dogs"]}
 REFS = [["the cat sat on the mat", "a dog barked"]]

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bleu import charts_segments as cs
-from bleu.segments import DIFF
+from bleu.analysis.segments import DIFF
+from bleu.charts import segments as cs
 
 
 @pytest.fixture()

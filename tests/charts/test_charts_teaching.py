@@ -7,17 +7,17 @@ import math
 import pandas as pd
 import pytest
 
-from bleu import charts_teaching as charts
-from bleu.brevity import SystemLength, length_buckets, length_whatif
-from bleu.mqm import parse_mqm
-from bleu.sensitivity import mqm_correlation, segmentation_compare, tokenizer_grid
-from bleu.teaching import (
+from bleu.analysis.brevity import SystemLength, length_buckets, length_whatif
+from bleu.analysis.mqm import parse_mqm
+from bleu.analysis.sensitivity import mqm_correlation, segmentation_compare, tokenizer_grid
+from bleu.analysis.teaching import (
     CLASSIC_CANDIDATE,
     CLASSIC_REFERENCES,
     order_sweep,
     smoothing_comparison,
     walkthrough,
 )
+from bleu.charts import teaching as charts
 
 REFS = [["the cat is on the mat", "a dog sat on the rug", "it rains today in town"]]
 SYSTEMS = {"A": ["the cat is on a mat", "a dog sat on a rug", "it rains in town"],

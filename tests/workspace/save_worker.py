@@ -15,8 +15,8 @@ import sys
 import time
 from pathlib import Path
 
-from bleu.dataset import Dataset
 from bleu.io import TextFile
+from bleu.io.dataset import Dataset
 from bleu.workspace import Workspace, WorkspaceStore
 
 WMT17 = (Path(__file__).resolve().parents[2].parent / "shared" / "data"

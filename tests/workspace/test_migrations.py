@@ -10,8 +10,8 @@ import pytest
 from workspace_backends import location_fixture  # noqa: F401 -- `location`: both backends
 from workspace_raw import raw_connection, raw_execute
 
-from bleu.dataset import Dataset
 from bleu.io import TextFile
+from bleu.io.dataset import Dataset
 from bleu.workspace import SCHEMA_VERSION, Workspace, WorkspaceStore
 from bleu.workspace.dialect import backend_for
 from bleu.workspace.schema import migrate

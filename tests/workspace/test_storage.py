@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from workspace_backends import location_fixture  # noqa: F401 -- `location`: both backends
 
-from bleu.dataset import Dataset, load_folder
 from bleu.errors import InputError, MissingExtraError
 from bleu.io import TextFile, read_any
+from bleu.io.dataset import Dataset, load_folder
 from bleu.workspace import (
     StorageError,
     Workspace,

@@ -1,0 +1,377 @@
+"""What decides system A versus system B: contributions, n-gram differences, buckets, documents.
+
+Everything BLEU-valued is a sum of statistics-matrix rows scored with ``scores_from_stats``:
+leaving a segment out subtracts its row, swapping in B's output adds B's row instead, and a
+bucket or a document is the sum of its rows. N-gram and word counts use integer ids and numpy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError, LengthMismatchError
+from ..metrics.bleu_engine import preprocess
+from ..metrics.bleu_score import BLEUOptions, scores_from_stats
+
+_SHIFT = np.int64(32)
+_LOW = np.int64((1 << 32) - 1)
+
+#: compare-mt's default cutoffs (value < cutoff[i] goes to bucket i; the rest to the last one)
+LENGTH_CUTOFFS = (10, 20, 30, 40, 50, 60)
+LENGTH_DIFF_CUTOFFS = (-20, -10, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 11, 21)
+SENTENCE_BLEU_CUTOFFS = (10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0)
+FREQUENCY_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
+
+
+def _check_pair(stats_a: np.ndarray, stats_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    stats_a, stats_b = np.asarray(stats_a), np.asarray(stats_b)
+    if stats_a.shape != stats_b.shape:
+        raise LengthMismatchError(
+            f"The statistics of A have shape {stats_a.shape} and those of B {stats_b.shape}; "
+            "both systems must be scored on the same segments with the same options."
+        )
+    return stats_a, stats_b
+
+
+def contributions(stats_a: np.ndarray, stats_b: np.ndarray, options: BLEUOptions,
+                  ) -> pd.DataFrame:
+    """Per segment: corpus BLEU change when it is left out, and A's change when it takes B's output.
+
+    Columns: ``id`` (1-based), ``loo_a`` and ``loo_b`` (BLEU without the segment minus BLEU),
+    ``loo_gap`` (change of A − B when the segment is left out), ``swap`` (A's BLEU with this
+    segment from B, minus A's BLEU: negative where A's output is the better one).
+    """
+    stats_a, stats_b = _check_pair(stats_a, stats_b)
+    total_a, total_b = stats_a.sum(axis=0), stats_b.sum(axis=0)
+    base_a, base_b = scores_from_stats(np.stack([total_a, total_b]), options)
+    loo_a = scores_from_stats(total_a[None, :] - stats_a, options) - base_a
+    loo_b = scores_from_stats(total_b[None, :] - stats_b, options) - base_b
+    swap = scores_from_stats(total_a[None, :] - stats_a + stats_b, options) - base_a
+    return pd.DataFrame({
+        "id": np.arange(1, len(stats_a) + 1), "loo_a": loo_a, "loo_b": loo_b,
+        "loo_gap": loo_a - loo_b, "swap": swap,
+    })
+
+
+def deciding_segments(frame: pd.DataFrame, k: int = 20, by: str = "swap") -> pd.DataFrame:
+    """The ``k`` segments whose ``by`` column (default: swap delta) is largest in absolute value."""
+    if by not in frame.columns:
+        raise InputError(f"Cannot rank by {by!r}: the columns are {', '.join(frame.columns)}.")
+    order = np.argsort(-np.abs(frame[by].to_numpy()), kind="stable")[:k]
+    return frame.iloc[order]
+
+
+# --- n-gram differences -------------------------------------------------------------------
+
+
+def _token_stream(lines: Sequence[str | None], options: BLEUOptions,
+                  ) -> tuple[list[str], np.ndarray]:
+    """All tokens of a stream, flattened, and the segment number of each token."""
+    text = preprocess(["" if line is None else line for line in lines], options)
+    per_line = [line.split() for line in text.split("\n")]
+    segment = np.repeat(np.arange(len(per_line), dtype=np.int64),
+                        [len(tokens) for tokens in per_line])
+    return [t for tokens in per_line for t in tokens], segment
+
+
+def _pair_counts(segment: np.ndarray, grams: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct (segment, n-gram) keys, sorted, with their counts."""
+    return np.unique((segment << _SHIFT) | grams, return_counts=True)
+
+
+def _sorted_unique(values: np.ndarray) -> np.ndarray:
+    """Distinct values, sorted (a stable sort merges already sorted runs in linear time)."""
+    ordered = np.sort(values, kind="stable")
+    if not len(ordered):
+        return ordered
+    return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
+
+
+def _lookup(keys: np.ndarray, table_keys: np.ndarray, table_values: np.ndarray) -> np.ndarray:
+    """``table_values`` at ``keys`` (0 where a key is absent); ``table_keys`` sorted."""
+    if not len(table_keys):
+        return np.zeros(len(keys), np.int64)
+    where = np.minimum(np.searchsorted(table_keys, keys), len(table_keys) - 1)
+    return np.where(table_keys[where] == keys, table_values[where], 0)
+
+
+@dataclass(frozen=True)
+class NgramDifferences:
+    """N-grams credited more often in A than in B (``a_better``) and the reverse (``b_better``).
+
+    Columns: ``ngram``, ``order``, ``matched_a``, ``matched_b`` (clipped matches summed over
+    segments), ``diff`` (matched_a − matched_b), ``count_a``, ``count_b`` (occurrences in each
+    output), ``segments`` (1-based ids of the segments where A and B are credited differently).
+    """
+
+    a_better: pd.DataFrame
+    b_better: pd.DataFrame
+
+
+def ngram_differences(hyps_a: Sequence[str], hyps_b: Sequence[str],
+                      references: Sequence[Sequence[str | None]], options: BLEUOptions,
+                      top: int = 30) -> NgramDifferences:
+    """The n-grams (orders 1..N) whose clipped matches differ most between A and B."""
+    n_segments = len(references[0])
+    streams = [hyps_a, hyps_b, *references]
+    for k, stream in enumerate(streams):
+        if len(stream) != n_segments:
+            raise LengthMismatchError(
+                f"Stream {k + 1} of A, B and the references has {len(stream)} segments, "
+                f"expected {n_segments}."
+            )
+    tokenized = [_token_stream(stream, options) for stream in streams]
+    sizes = np.cumsum([0] + [len(words) for words, _ in tokenized])
+    codes, vocabulary = pd.factorize(np.array(
+        [w for words, _ in tokenized for w in words], dtype=object))
+    ids = [codes[sizes[k]:sizes[k + 1]].astype(np.int64) for k in range(len(streams))]
+    segs = [segment for _, segment in tokenized]
+    rows = []
+    grams = list(ids)  # order-1 n-gram ids are token ids, per token position
+    parents: list[np.ndarray] = []  # per order >= 2: n-gram id -> packed (prefix id, last token)
+    for n in range(1, options.max_ngram_order + 1):
+        if n > 1:
+            packed, valid = [], []
+            for tokens, segment, prefix in zip(ids, segs, grams, strict=True):
+                ok = np.flatnonzero(segment[: len(segment) - n + 1] == segment[n - 1 :]) \
+                    if len(segment) >= n else np.zeros(0, np.int64)
+                valid.append(ok)
+                packed.append((prefix[ok] << _SHIFT) | tokens[ok + n - 1])
+            gram_codes, uniques = pd.factorize(np.concatenate(packed))
+            parents.append(np.asarray(uniques, np.int64))
+            bounds = np.cumsum([0] + [len(p) for p in packed])
+            grams = []
+            for k, ok in enumerate(valid):
+                full = np.full(len(ids[k]), -1, np.int64)
+                full[ok] = gram_codes[bounds[k]:bounds[k + 1]]
+                grams.append(full)
+            positions = valid
+        else:
+            positions = [np.arange(len(t)) for t in ids]
+        keyed = [_pair_counts(segs[k][p], grams[k][p]) for k, p in enumerate(positions)]
+        ref_keys = np.concatenate([keys for keys, _ in keyed[2:]])
+        ref_counts = np.concatenate([counts for _, counts in keyed[2:]])
+        order = np.argsort(ref_keys, kind="stable")
+        ref_keys, ref_counts = ref_keys[order], ref_counts[order]
+        if len(ref_keys):
+            first = np.concatenate(([True], ref_keys[1:] != ref_keys[:-1]))
+            starts = np.flatnonzero(first)
+            max_counts = np.maximum.reduceat(ref_counts, starts)
+            ref_keys = ref_keys[starts]
+        else:
+            max_counts = ref_counts
+        (keys_a, count_a), (keys_b, count_b) = keyed[0], keyed[1]
+        credit_a = np.minimum(count_a, _lookup(keys_a, ref_keys, max_counts))
+        credit_b = np.minimum(count_b, _lookup(keys_b, ref_keys, max_counts))
+        rows.append(_order_frame(n, keys_a, count_a, credit_a, keys_b, count_b, credit_b,
+                                 top))
+    table = pd.concat(rows, ignore_index=True)
+    table["ngram"] = [_gram_text(int(g), n, vocabulary, parents)
+                      for g, n in zip(table["gram"], table["order"], strict=True)]
+    table = table.drop(columns="gram")[
+        ["ngram", "order", "matched_a", "matched_b", "diff", "count_a", "count_b", "segments"]]
+    a_better = table[table["diff"] > 0].sort_values(["diff", "order"], ascending=[False, True])
+    b_better = table[table["diff"] < 0].sort_values(["diff", "order"], ascending=[True, True])
+    return NgramDifferences(a_better.head(top).reset_index(drop=True),
+                            b_better.head(top).reset_index(drop=True))
+
+
+def _order_frame(n: int, keys_a: np.ndarray, count_a: np.ndarray, credit_a: np.ndarray,
+                 keys_b: np.ndarray, count_b: np.ndarray, credit_b: np.ndarray,
+                 top: int) -> pd.DataFrame:
+    """The ``top`` n-grams of one order in each direction, with the segments that differ."""
+    keys = _sorted_unique(np.concatenate([keys_a, keys_b]))
+    cred_a, cred_b = _lookup(keys, keys_a, credit_a), _lookup(keys, keys_b, credit_b)
+    occ_a, occ_b = _lookup(keys, keys_a, count_a), _lookup(keys, keys_b, count_b)
+    gram = keys & _LOW
+    size = int(gram.max()) + 1 if len(gram) else 0
+    matched_a = np.bincount(gram, weights=cred_a, minlength=size).astype(np.int64)
+    matched_b = np.bincount(gram, weights=cred_b, minlength=size).astype(np.int64)
+    diff = matched_a - matched_b
+    ranked = np.argsort(-diff, kind="stable")
+    chosen = np.unique(np.concatenate([ranked[:top], ranked[::-1][:top]]))
+    chosen = chosen[diff[chosen] != 0]
+    differs = (cred_a != cred_b) & np.isin(gram, chosen)
+    segments: dict[int, list[int]] = {int(g): [] for g in chosen}
+    for g, s in zip(gram[differs], keys[differs] >> _SHIFT, strict=True):
+        segments[int(g)].append(int(s) + 1)
+    return pd.DataFrame({
+        "gram": chosen, "order": n, "matched_a": matched_a[chosen],
+        "matched_b": matched_b[chosen], "diff": diff[chosen],
+        "count_a": np.bincount(gram, weights=occ_a, minlength=size)[chosen].astype(np.int64),
+        "count_b": np.bincount(gram, weights=occ_b, minlength=size)[chosen].astype(np.int64),
+        "segments": [tuple(segments[int(g)]) for g in chosen],
+    })
+
+
+def _gram_text(gram: int, n: int, vocabulary: np.ndarray, parents: list[np.ndarray]) -> str:
+    """The words of n-gram ``gram`` of order ``n``, rebuilt from its (prefix, last token) chain."""
+    words = []
+    while n > 1:
+        packed = int(parents[n - 2][gram])
+        words.append(vocabulary[packed & int(_LOW)])
+        gram, n = packed >> 32, n - 1
+    words.append(vocabulary[gram])
+    return " ".join(reversed(words))
+
+
+# --- buckets with bootstrap intervals -----------------------------------------------------
+
+
+def bucket_labels(cutoffs: Sequence[float]) -> list[str]:
+    """compare-mt's labels: ``<c0``, ``k`` for a one-integer bucket, ``[a,b)``, ``>=last``."""
+    labels = []
+    for i, cut in enumerate(cutoffs):
+        if i == 0:
+            labels.append(f"<{cut:g}")
+        elif isinstance(cut, int | np.integer) and cut - 1 == cutoffs[i - 1]:
+            labels.append(f"{cut - 1:g}")
+        else:
+            labels.append(f"[{cutoffs[i - 1]:g},{cut:g})")
+    labels.append(f">={cutoffs[-1]:g}")
+    return labels
+
+
+def assign_buckets(values: np.ndarray, cutoffs: Sequence[float]) -> np.ndarray:
+    """The bucket of each value: the first i with value < cutoffs[i], else len(cutoffs)."""
+    return np.searchsorted(np.asarray(cutoffs, np.float64), np.asarray(values, np.float64),
+                           side="right")
+
+
+def resample_weights(n_rows: int, n_samples: int, seed: int) -> np.ndarray:
+    """(n_samples, n_rows) counts of each row in bootstrap resamples drawn with replacement."""
+    rng = np.random.default_rng(seed)
+    draws = rng.choice(n_rows, size=(n_samples, n_rows), replace=True)
+    flat = (draws + np.arange(n_samples)[:, None] * n_rows).ravel()
+    return np.bincount(flat, minlength=n_samples * n_rows).reshape(n_samples, n_rows)
+
+
+def _interval(samples: np.ndarray) -> tuple[float, float, float, float]:
+    """(mean, low, high, half-width) of a 95% percentile interval, as sacrebleu estimates it."""
+    ordered = np.sort(samples)
+    lower = len(ordered) // 40
+    low, high = ordered[lower], ordered[len(ordered) - lower - 1]
+    return float(ordered.mean()), float(low), float(high), float(0.5 * (high - low))
+
+
+def bleu_by_bucket(stats: Mapping[str, np.ndarray], buckets: Mapping[str, np.ndarray],
+                   labels: Sequence[str], options: BLEUOptions, *, n_samples: int = 1000,
+                   seed: int = 12345) -> pd.DataFrame:
+    """Corpus BLEU of each system on each bucket of its segments, with a bootstrap interval.
+
+    ``buckets[name]`` gives each segment's bucket index for that system (into ``labels``).
+    Columns: system, bucket, label, segments, score, mean, low, high, ci.
+    """
+    rows = []
+    for name, matrix in stats.items():
+        matrix = np.asarray(matrix)
+        for index, label in enumerate(labels):
+            members = np.flatnonzero(buckets[name] == index)
+            if not len(members):
+                continue
+            part = matrix[members].astype(np.float64)
+            score = float(scores_from_stats(part.sum(axis=0)[None, :], options)[0])
+            weights = resample_weights(len(members), n_samples, seed)
+            mean, low, high, ci = _interval(scores_from_stats(weights @ part, options))
+            rows.append((name, index, label, len(members), score, mean, low, high, ci))
+    return pd.DataFrame(rows, columns=["system", "bucket", "label", "segments", "score", "mean",
+                                       "low", "high", "ci"])
+
+
+def _segment_word_counts(tokens: list[str], segment: np.ndarray, vocabulary: pd.Index,
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """(segment, word) counts; a word the vocabulary lacks gets the id ``len(vocabulary)``."""
+    codes = vocabulary.get_indexer(pd.Index(tokens, dtype=object)).astype(np.int64)
+    return _pair_counts(segment, np.where(codes < 0, len(vocabulary), codes))
+
+
+def word_accuracy_by_frequency(systems: Mapping[str, Sequence[str]], reference: Sequence[str],
+                               options: BLEUOptions, *,
+                               cutoffs: Sequence[int] = FREQUENCY_CUTOFFS,
+                               n_samples: int = 1000, seed: int = 12345) -> pd.DataFrame:
+    """compare-mt's word F-measure by frequency bucket, frequencies counted in the reference.
+
+    A word of the output matches an unused occurrence of it in the reference of the same
+    segment; per bucket, F = 2·matches / (output words + reference words). Columns: system,
+    bucket, label, words (reference words in the bucket), matches, output, score, mean, low,
+    high, ci.
+    """
+    ref_tokens, ref_segment = _token_stream(reference, options)
+    frequency = pd.Series(ref_tokens, dtype=object).value_counts()
+    known = pd.Index(frequency.index, dtype=object)
+    n_buckets = len(cutoffs) + 1
+    n_segments = len(reference)
+    ref_keys, ref_counts = _segment_word_counts(ref_tokens, ref_segment, known)
+    # the last id stands for every word the reference lacks: frequency 0
+    word_bucket = assign_buckets(np.append(frequency.to_numpy(), 0), cutoffs)
+    ref_matrix = _bucket_matrix(ref_keys, ref_counts, word_bucket, n_segments, n_buckets)
+    labels = bucket_labels(cutoffs)
+    rows = []
+    for name, lines in systems.items():
+        if len(lines) != n_segments:
+            raise LengthMismatchError(
+                f"System {name!r} has {len(lines)} lines, the reference {n_segments}.")
+        tokens, segment = _token_stream(lines, options)
+        keys, counts = _segment_word_counts(tokens, segment, known)
+        matched = np.minimum(counts, _lookup(keys, ref_keys, ref_counts))
+        out_matrix = _bucket_matrix(keys, counts, word_bucket, n_segments, n_buckets)
+        match_matrix = _bucket_matrix(keys, matched, word_bucket, n_segments, n_buckets)
+        weights = resample_weights(n_segments, n_samples, seed).astype(np.float64)
+        sampled = [weights @ m for m in (match_matrix, out_matrix, ref_matrix)]
+        f_samples = _f_measure(*sampled)
+        totals = [m.sum(axis=0) for m in (match_matrix, out_matrix, ref_matrix)]
+        f_total = _f_measure(*(t[None, :] for t in totals))[0]
+        for b in range(n_buckets):
+            if totals[1][b] == 0 and totals[2][b] == 0:
+                continue
+            mean, low, high, ci = _interval(f_samples[:, b])
+            rows.append((name, b, labels[b], int(totals[2][b]), int(totals[0][b]),
+                         int(totals[1][b]), float(f_total[b]), mean, low, high, ci))
+    return pd.DataFrame(rows, columns=["system", "bucket", "label", "words", "matches", "output",
+                                       "score", "mean", "low", "high", "ci"])
+
+
+def _bucket_matrix(keys: np.ndarray, counts: np.ndarray, word_bucket: np.ndarray,
+                   n_segments: int, n_buckets: int) -> np.ndarray:
+    """(segments, buckets) sums of ``counts`` over (segment, word) keys."""
+    flat = (keys >> _SHIFT) * n_buckets + word_bucket[keys & _LOW]
+    return np.bincount(flat, weights=counts, minlength=n_segments * n_buckets).reshape(
+        n_segments, n_buckets)
+
+
+def _f_measure(matches: np.ndarray, output: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(matches > 0, 2 * matches / (output + reference), 0.0)
+
+
+def document_scores(stats: Mapping[str, np.ndarray], documents: Sequence[str],
+                    options: BLEUOptions) -> pd.DataFrame:
+    """Corpus BLEU of each document for each system (documents in order of first appearance).
+
+    Columns: document, segments, first (1-based id of its first segment), then one per system.
+    """
+    codes, names = pd.factorize(pd.Series(list(documents), dtype=object), sort=False)
+    frame = pd.DataFrame({
+        "document": list(names), "segments": np.bincount(codes, minlength=len(names)),
+        "first": _first_positions(codes, len(names)),
+    })
+    for name, matrix in stats.items():
+        matrix = np.asarray(matrix)
+        if len(matrix) != len(codes):
+            raise LengthMismatchError(
+                f"System {name!r} has {len(matrix)} statistics rows, but there are "
+                f"{len(codes)} document ids.")
+        sums = np.zeros((len(names), matrix.shape[1]), np.float64)
+        np.add.at(sums, codes, matrix)
+        frame[name] = scores_from_stats(sums, options)
+    return frame
+
+
+def _first_positions(codes: np.ndarray, n: int) -> np.ndarray:
+    first = np.full(n, len(codes), np.int64)
+    np.minimum.at(first, codes, np.arange(len(codes)))
+    return first + 1

@@ -1,0 +1,159 @@
+"""Correlations of metric scores with external scores (human judgments or other metrics).
+
+Pearson's r, Spearman's rho (Pearson of average ranks) and Kendall's tau-b (ties corrected,
+Knight's O(n log n) count), at the segment level (pooled over every rated (system, segment)
+pair) and at the system level (corpus metric score against the mean external score over the
+rated segments, as WMT reports MQM). Undefined correlations (fewer than 2 points, a constant
+series) are NaN. Pure numpy: the tests compare with scipy.stats.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+
+ArrayLike = Sequence[float] | np.ndarray
+
+
+def _pair(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
+    x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
+    if x.shape != y.shape or x.ndim != 1:
+        raise InputError(f"Expected two series of the same length, found shapes {x.shape} "
+                         f"and {y.shape}.")
+    return x, y
+
+
+def pearson(x: ArrayLike, y: ArrayLike) -> float:
+    """Pearson's correlation coefficient r; NaN for fewer than 2 points or a constant series."""
+    x, y = _pair(x, y)
+    if len(x) < 2:
+        return math.nan
+    dx, dy = x - x.mean(), y - y.mean()
+    denominator = math.sqrt(float(dx @ dx) * float(dy @ dy))
+    if denominator == 0:
+        return math.nan
+    return max(-1.0, min(1.0, float(dx @ dy) / denominator))
+
+
+def average_ranks(values: ArrayLike) -> np.ndarray:
+    """1-based ranks, ties given the mean of the ranks they span (scipy's ``rankdata``)."""
+    values = np.asarray(values, dtype=float)
+    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    starts = np.cumsum(counts) - counts
+    return (starts + (counts + 1) / 2.0)[inverse.reshape(-1)]
+
+
+def spearman(x: ArrayLike, y: ArrayLike) -> float:
+    """Spearman's rank correlation rho: Pearson's r of the average ranks."""
+    x, y = _pair(x, y)
+    return pearson(average_ranks(x), average_ranks(y))
+
+
+def _tied_pairs(values: np.ndarray) -> int:
+    counts = np.unique(values, return_counts=True)[1]
+    return int((counts * (counts - 1) // 2).sum())
+
+
+def _discordant(y_ranks: np.ndarray) -> int:
+    """Pairs i < j with y[i] > y[j] (strict), by a Fenwick tree over dense ranks."""
+    size = int(y_ranks.max()) + 1 if len(y_ranks) else 1
+    tree = [0] * (size + 1)
+    inversions = 0
+    for seen, rank in enumerate(y_ranks.tolist()):
+        position, not_greater = rank + 1, 0
+        while position > 0:
+            not_greater += tree[position]
+            position -= position & -position
+        inversions += seen - not_greater
+        position = rank + 1
+        while position <= size:
+            tree[position] += 1
+            position += position & -position
+    return inversions
+
+
+def kendall(x: ArrayLike, y: ArrayLike) -> float:
+    """Kendall's tau-b (scipy's default): (concordant - discordant) over the tie-corrected pairs."""
+    x, y = _pair(x, y)
+    n = len(x)
+    if n < 2:
+        return math.nan
+    order = np.lexsort((y, x))
+    xs, ys = x[order], y[order]
+    y_ranks = np.unique(ys, return_inverse=True)[1].reshape(-1)
+    pairs = n * (n - 1) // 2
+    tied_x, tied_y = _tied_pairs(xs), _tied_pairs(ys)
+    joint = np.unique(np.stack([xs, ys], axis=1), axis=0, return_counts=True)[1]
+    tied_both = int((joint * (joint - 1) // 2).sum())
+    balance = pairs - tied_x - tied_y + tied_both - 2 * _discordant(y_ranks)
+    denominator = math.sqrt(float(pairs - tied_x) * float(pairs - tied_y))
+    if denominator == 0:
+        return math.nan
+    return max(-1.0, min(1.0, balance / denominator))
+
+
+@dataclass(frozen=True)
+class Correlation:
+    """One metric against the external scores at one level, with the number of points."""
+
+    metric: str
+    level: str  # "segment" or "system"
+    n: int
+    pearson: float
+    spearman: float
+    kendall: float
+
+
+def correlate(metric: str, level: str, x: ArrayLike, y: ArrayLike) -> Correlation:
+    """Pearson, Spearman and Kendall of ``x`` (metric) with ``y`` (external), NaN pairs dropped."""
+    x, y = _pair(x, y)
+    keep = ~(np.isnan(x) | np.isnan(y))
+    x, y = x[keep], y[keep]
+    return Correlation(metric, level, len(x), pearson(x, y), spearman(x, y), kendall(x, y))
+
+
+def segment_correlation(metric: str, metric_scores: Mapping[str, ArrayLike],
+                        external: Mapping[str, ArrayLike]) -> Correlation:
+    """Segment level, pooled over every (system, segment) pair rated in ``external`` (NaN: not).
+
+    Systems in only one of the two mappings are left out.
+    """
+    systems = [name for name in metric_scores if name in external]
+    if not systems:
+        raise InputError(f"No system has both {metric} and external scores: {metric} has "
+                         f"{sorted(metric_scores)}, the external scores have {sorted(external)}.")
+    x = np.concatenate([np.asarray(metric_scores[name], dtype=float) for name in systems])
+    y = np.concatenate([np.asarray(external[name], dtype=float) for name in systems])
+    return correlate(metric, "segment", x, y)
+
+
+def system_level_external(external: Mapping[str, ArrayLike]) -> dict[str, float]:
+    """Each system's external score: the mean over its rated (non-NaN) segments."""
+    out = {}
+    for name, values in external.items():
+        values = np.asarray(values, dtype=float)
+        rated = values[~np.isnan(values)]
+        out[name] = float(rated.mean()) if len(rated) else math.nan
+    return out
+
+
+def system_correlation(metric: str, corpus_scores: Mapping[str, float],
+                       external: Mapping[str, ArrayLike]) -> Correlation:
+    """System level: corpus scores against the mean external score of each system."""
+    means = system_level_external(external)
+    systems = [name for name in corpus_scores if name in means]
+    return correlate(metric, "system", [corpus_scores[name] for name in systems],
+                     [means[name] for name in systems])
+
+
+def correlation_table(correlations: Sequence[Correlation]) -> pd.DataFrame:
+    """One row per (metric, level): n, Pearson, Spearman, Kendall."""
+    return pd.DataFrame([{"metric": c.metric, "level": c.level, "n": c.n, "Pearson": c.pearson,
+                          "Spearman": c.spearman, "Kendall": c.kendall} for c in correlations],
+                        columns=["metric", "level", "n", "Pearson", "Spearman", "Kendall"])

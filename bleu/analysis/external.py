@@ -1,0 +1,232 @@
+"""External segment scores (COMET, BLEURT, MQM, DA, ...): a validating reader and name matching.
+
+A file has one row per (system, segment id, score). Accepted shapes:
+- Google's WMT MQM ``*.avg_seg_scores.tsv`` exactly as published (space-separated header
+  ``system mqm_avg_score seg_id``, rows split on any whitespace, ``None`` = unrated): read by
+  ``bleu.mqm.parse_mqm`` with the file's own names;
+- a TSV or CSV with a header naming a system column (``system``, ``sys``, ``model``), a
+  segment-id column (``seg_id``, ``segment``, ``id``, ...) and a score column (the remaining
+  one, or the one the caller names). The score column's name is the metric's label.
+Segment ids are 1-based line numbers of the test set. Empty, ``None``, ``NA`` and ``nan`` scores
+mean "not rated". Names are matched case-sensitively to the loaded systems; ``aliases`` maps
+file names to loaded names (``Nemo`` -> ``NVIDIA-NeMo``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import InputError, ReadError
+from .mqm import HEADER as MQM_HEADER
+from .mqm import MQM_ALIASES, parse_mqm
+from .score_table import ExternalScores
+
+SYSTEM_COLUMNS = ("system", "sys", "system_name", "model", "sys_name")
+SEGMENT_COLUMNS = ("seg_id", "segment_id", "segment", "seg", "sid", "id", "item", "line")
+UNRATED = ("", "none", "na", "nan", "n/a")
+#: scores whose column is called this are labelled with the file's name instead
+GENERIC_SCORE_NAMES = ("score", "scores", "value")
+
+
+class UnmatchedSystemsError(InputError):
+    """None of the file's systems is one of the loaded systems."""
+
+
+@dataclass(frozen=True)
+class Matching:
+    """External scores renamed and restricted to the loaded systems, and what did not match."""
+
+    scores: ExternalScores
+    unmatched_file: tuple[str, ...]
+    unmatched_loaded: tuple[str, ...]
+
+    def message(self) -> str | None:
+        """What did not match, for the user (None when every file system matched)."""
+        if not self.unmatched_file:
+            return None
+        return (f"{len(self.unmatched_file)} system(s) of {self.scores.source} are not loaded "
+                f"and are left out: {', '.join(self.unmatched_file)}. Names are matched "
+                f"case-sensitively; loaded systems without scores: "
+                f"{', '.join(self.unmatched_loaded) or 'none'}. Map a name to a loaded system "
+                f"if it is the same system.")
+
+
+def _fail(source: str, line: int, message: str) -> ReadError:
+    return ReadError(f"{source}, line {line}: {message}")
+
+
+def _find(header: list[str], wanted: Sequence[str], given: str | None, what: str,
+          source: str) -> int:
+    lowered = [name.strip().lower() for name in header]
+    if given is not None:
+        if given not in header:
+            raise _fail(source, 1, f"expected a column {given!r} ({what}), found the columns "
+                                   f"{header}")
+        return header.index(given)
+    for name in wanted:
+        if name in lowered:
+            return lowered.index(name)
+    raise _fail(source, 1, f"expected a {what} column (one of {', '.join(wanted)}), found the "
+                           f"columns {header}")
+
+
+def _table(text: str, source: str, label: str | None, system_column: str | None,
+           segment_column: str | None, score_column: str | None) -> ExternalScores:
+    first = text.split("\n", 1)[0]
+    delimiter = "\t" if "\t" in first or source.lower().endswith(".tsv") else ","
+    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    if not rows or not any(cell.strip() for cell in rows[0]):
+        raise _fail(source, 1, "expected a header (system, segment id, score), found an "
+                               "empty line" if rows else "expected a header, found an empty file")
+    header = [cell.strip() for cell in rows[0]]
+    sys_col = _find(header, SYSTEM_COLUMNS, system_column, "system", source)
+    seg_col = _find(header, SEGMENT_COLUMNS, segment_column, "segment id", source)
+    if score_column is None:
+        rest = [i for i in range(len(header)) if i not in (sys_col, seg_col)]
+        if len(rest) != 1:
+            raise _fail(source, 1, f"expected exactly one score column besides {header[sys_col]!r}"
+                                   f" and {header[seg_col]!r}, found {[header[i] for i in rest]}; "
+                                   f"name the score column")
+        score_col = rest[0]
+    else:
+        score_col = _find(header, (), score_column, "score", source)
+    name = header[score_col]
+    if label is None:
+        label = Path(source).stem if name.lower() in GENERIC_SCORE_NAMES else name
+    scores: dict[str, dict[int, float]] = {}
+    for number, row in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in row):
+            continue
+        if len(row) != len(header):
+            raise _fail(source, number, f"expected {len(header)} fields, found {len(row)}: "
+                                        f"{delimiter.join(row)[:60]!r}")
+        system, raw_seg, raw_score = (row[sys_col].strip(), row[seg_col].strip(),
+                                      row[score_col].strip())
+        try:
+            seg_id = int(raw_seg)
+        except ValueError:
+            raise _fail(source, number, f"expected an integer segment id, found {raw_seg!r}"
+                        ) from None
+        if seg_id < 1:
+            raise _fail(source, number, f"segment ids start at 1 (line numbers of the test "
+                                        f"set), found {seg_id}")
+        if raw_score.lower() in UNRATED:
+            value = math.nan
+        else:
+            try:
+                value = float(raw_score)
+            except ValueError:
+                raise _fail(source, number, f"expected a number (or None for unrated), found "
+                                            f"{raw_score!r}") from None
+            if not math.isfinite(value):
+                raise _fail(source, number, f"expected a finite number, found {raw_score!r}")
+        if not system:
+            raise _fail(source, number, "expected a system name, found an empty field")
+        per_system = scores.setdefault(system, {})
+        if seg_id in per_system:
+            raise _fail(source, number, f"system {system!r} has segment {seg_id} twice")
+        per_system[seg_id] = value
+    if not scores:
+        raise _fail(source, 2, "expected at least one score row, found none")
+    systems = tuple(scores)
+    width = max(max(per) for per in scores.values())
+    matrix = np.full((len(systems), width), np.nan)
+    for row_index, system in enumerate(systems):
+        for seg_id, value in scores[system].items():
+            matrix[row_index, seg_id - 1] = value
+    return ExternalScores(label, systems, matrix, source)
+
+
+def parse_scores(data: bytes | str, source: str = "<text>", *, label: str | None = None,
+                 system_column: str | None = None, segment_column: str | None = None,
+                 score_column: str | None = None,
+                 n_segments: int | None = None) -> ExternalScores:
+    """Read an external-scores file (MQM TSV, or a TSV/CSV with a header); errors name the line.
+
+    With ``n_segments`` (the loaded test set's size) a segment id beyond it is refused, and the
+    matrix is padded with NaN to that width.
+    """
+    if isinstance(data, bytes):
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise ReadError(f"{source}: expected UTF-8 text, found the byte "
+                            f"{data[error.start]:#04x} at offset {error.start}.") from None
+    else:
+        text = data
+    text = text.replace("\r\n", "\n")
+    if tuple(text.split("\n", 1)[0].split()) == MQM_HEADER:
+        mqm = parse_mqm(text, source, aliases={})
+        result = ExternalScores(label or "MQM", mqm.systems, np.array(mqm.matrix), source)
+    else:
+        result = _table(text, source, label, system_column, segment_column, score_column)
+    if n_segments is not None:
+        if result.n_segments > n_segments:
+            raise ReadError(f"{source}: scores segment {result.n_segments}, but the loaded test "
+                            f"set has {n_segments} segments: the file is for another test set.")
+        padded = np.full((len(result.systems), n_segments), np.nan)
+        padded[:, : result.n_segments] = result.matrix
+        result = ExternalScores(result.label, result.systems, padded, result.source)
+    result.matrix.setflags(write=False)
+    return result
+
+
+def read_scores(path: str | Path, **options: object) -> ExternalScores:
+    """``parse_scores`` of a file on disk (UTF-8)."""
+    path = Path(path)
+    return parse_scores(path.read_bytes(), str(path), **options)  # type: ignore[arg-type]
+
+
+def suggest_aliases(file_systems: Sequence[str], loaded: Sequence[str]) -> dict[str, str]:
+    """Likely mappings for file names that are not loaded: known MQM aliases, then names that
+    differ only in case (suggested, never applied silently)."""
+    loaded_set = set(loaded)
+    out = {}
+    for name in file_systems:
+        if name in loaded_set:
+            continue
+        known = MQM_ALIASES.get(name)
+        if known in loaded_set:
+            out[name] = known
+            continue
+        folded = [other for other in loaded if other.casefold() == name.casefold()]
+        if len(folded) == 1:
+            out[name] = folded[0]
+    return out
+
+
+def match_systems(scores: ExternalScores, loaded: Sequence[str],
+                  aliases: Mapping[str, str] | None = None) -> Matching:
+    """Rename file systems through ``aliases`` and keep those loaded (case-sensitive match).
+
+    Raises ``UnmatchedSystemsError`` when none matches, listing both sets of names.
+    """
+    aliases = dict(aliases or {})
+    loaded = list(loaded)
+    renamed = [aliases.get(name, name) for name in scores.systems]
+    duplicates = {name for name in renamed if renamed.count(name) > 1}
+    if duplicates:
+        raise InputError(f"{scores.source}: two file systems are mapped to the same name "
+                         f"{sorted(duplicates)}; map each to a different system.")
+    rows = [i for i, name in enumerate(renamed) if name in loaded]
+    unmatched = tuple(scores.systems[i] for i, name in enumerate(renamed) if name not in loaded)
+    if not rows:
+        raise UnmatchedSystemsError(
+            f"{scores.source}: none of its systems is loaded (names are matched "
+            f"case-sensitively). The file has {', '.join(scores.systems)}; loaded are "
+            f"{', '.join(loaded)}. Map the file's names to loaded systems, or load the "
+            f"system outputs these scores are for.")
+    order = sorted(rows, key=lambda i: loaded.index(renamed[i]))
+    systems = tuple(renamed[i] for i in order)
+    matrix = scores.matrix[order]
+    matrix.setflags(write=False)
+    missing = tuple(name for name in loaded if name not in systems)
+    return Matching(ExternalScores(scores.label, systems, matrix, scores.source), unmatched,
+                    missing)

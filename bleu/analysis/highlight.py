@@ -1,0 +1,198 @@
+"""HTML for a segment's n-gram matches, one layer per order, from ``bleu.explain()``.
+
+Every n-gram occurrence is one element, ``<span class="ngram STATUS nK">``, STATUS being
+``match`` (credited), ``clip`` (in a reference, but past the max count there) or ``miss`` (in no
+reference); its ``title`` says the counts. The output is one line of HTML in which every piece of
+user text is escaped and ``$ * _ ` \\ ~ |`` are written as character references: Streamlit's
+markdown (``unsafe_allow_html``) passes an HTML block through untouched as long as it holds no
+blank line, and a character reference is never markdown or LaTeX syntax.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import Counter
+from collections.abc import Sequence
+
+from ..metrics.explain import Explanation, NgramMatch
+
+#: characters markdown, LaTeX ($) or GFM tables give a meaning, as numeric character references
+_MARKDOWN_ENTITIES = {c: f"&#{ord(c)};" for c in "$*_`\\~|[]#"}
+_CSS = (
+    "<style>"
+    ".bleu-hl .ngram{display:inline-block;margin:1px 2px;padding:0 3px;border-radius:3px}"
+    ".bleu-hl .ngram.match{background:#c8e6c9;color:#1b1b1b;border:1px solid #2e7d32}"
+    ".bleu-hl .ngram.clip{background:#ffe0b2;color:#1b1b1b;border:1px dashed #e65100}"
+    ".bleu-hl .ngram.miss{border:1px dotted #9e9e9e;opacity:0.75}"
+    ".bleu-hl .ngram.differs{box-shadow:inset 0 -3px 0 #1565c0}"
+    ".bleu-hl .bleu-layer{margin:2px 0;line-height:1.9}"
+    ".bleu-hl .layer-label{display:inline-block;min-width:7.5em;font-size:0.8em;opacity:0.8}"
+    ".bleu-hl .segment-head{font-size:0.85em;opacity:0.85}"
+    ".bleu-hl .bp-ref{margin-left:6px;padding:0 4px;border-radius:3px;font-size:0.8em;"
+    "border:1px solid #6a1b9a;color:#6a1b9a}"
+    ".bleu-hl .hyp,.bleu-hl .ref{margin:4px 0 10px 0}"
+    "</style>"
+)
+
+
+def escape_text(text: str) -> str:
+    """HTML-escape user text (quotes too) and neutralize markdown and LaTeX characters."""
+    # Character by character, so that the entities html.escape writes ("&#x27;") are never
+    # themselves rewritten (their '#' is one of the markdown characters).
+    return "".join(
+        _MARKDOWN_ENTITIES.get(c) or html.escape(c, quote=True) for c in text
+    ).replace("\n", " ")
+
+
+def escape_markdown(text: str) -> str:
+    """User text for a markdown string (a heading, a caption): backslash before every special."""
+    specials = set("\\`*_{}[]()#+-.!$|<>~&")
+    return "".join(f"\\{c}" if c in specials else c for c in text)
+
+
+def _orders(explanation: Explanation, orders: Sequence[int] | None) -> list[int]:
+    available = range(1, explanation.options.max_ngram_order + 1)
+    return [n for n in available if orders is None or n in orders]
+
+
+def _span(words: str, status: str, order: int, position: int, title: str,
+          extra: Sequence[str] = ()) -> str:
+    classes = " ".join(["ngram", status, f"n{order}", *extra])
+    return (f'<span class="{classes}" data-order="{order}" data-pos="{position}" '
+            f'title="{escape_text(title)}">{escape_text(words)}</span>')
+
+
+def _reference_phrase(gram: NgramMatch) -> str:
+    if not gram.max_ref_count:
+        return "in no reference"
+    return (f"at most {gram.max_ref_count}× in one reference "
+            f"(reference {gram.best_reference + 1})")
+
+
+def _hypothesis_title(gram: NgramMatch, status: str) -> str:
+    head = f"“{gram.text}” ({gram.order}-gram): {gram.count}× in the hypothesis, "
+    head += _reference_phrase(gram)
+    if status == "match":
+        return f"{head}; credited {gram.credited} of {gram.count}"
+    if status == "clip":
+        return f"{head}; clipped: only {gram.credited} of {gram.count} credited"
+    return f"{head}; not credited"
+
+
+def _layer(label: str, spans: list[str], order: int) -> str:
+    return (f'<div class="bleu-layer n{order}" data-order="{order}">'
+            f'<span class="layer-label">{escape_text(label)}</span>'
+            f'{" ".join(spans)}</div>')
+
+
+def _wrap(inner: str, role: str) -> str:
+    """A self-contained block: the scoped style, then the content, on one line."""
+    return f'<div class="bleu-hl {role}">{_CSS}{inner}</div>'
+
+
+def _hypothesis_block(explanation: Explanation, orders: Sequence[int] | None,
+                      contrast: Explanation | None, label: str) -> str:
+    layers = []
+    for n in _orders(explanation, orders):
+        other = ({g.ngram for g in contrast.ngrams[n - 1]}
+                 if contrast is not None and n <= len(contrast.ngrams) else None)
+        occurrences = []
+        for gram in explanation.ngrams[n - 1]:
+            for k, position in enumerate(gram.positions):
+                status = ("match" if k < gram.credited
+                          else "clip" if gram.max_ref_count else "miss")
+                extra = ("differs",) if other is not None and gram.ngram not in other else ()
+                occurrences.append((position, _span(gram.text, status, n, position,
+                                                    _hypothesis_title(gram, status), extra)))
+        summary = explanation.orders[n - 1]
+        spans = [span for _, span in sorted(occurrences)]
+        layers.append(_layer(f"{n}-grams {summary.matches}/{summary.total}", spans, n))
+    head = (f'<div class="segment-head">{escape_text(label)}: {explanation.hyp_len} tokens, '
+            f'sentence BLEU {explanation.score.score:.2f}, BP {explanation.bp:.3f}</div>')
+    return f'<div class="hyp">{head}{"".join(layers)}</div>'
+
+
+def hypothesis_html(explanation: Explanation, orders: Sequence[int] | None = None, *,
+                    contrast: Explanation | None = None, label: str = "hypothesis") -> str:
+    """The hypothesis as one layer of n-grams per order (``orders``: which; default all).
+
+    With ``contrast`` (the other system on the same segment), an n-gram this hypothesis has and
+    the other does not gets the extra class ``differs``.
+    """
+    return _wrap(_hypothesis_block(explanation, orders, contrast, label), "hypothesis")
+
+
+def _reference_block(explanation: Explanation, index: int, orders: Sequence[int] | None) -> str:
+    reference = explanation.references[index]
+    if reference is None:
+        return ""
+    layers = []
+    tokens = reference.tokens
+    for n in _orders(explanation, orders):
+        in_hypothesis = {g.ngram: g for g in explanation.ngrams[n - 1]}
+        grams = [tuple(tokens[start : start + n]) for start in range(len(tokens) - n + 1)]
+        total = Counter(grams)
+        seen: Counter[tuple[str, ...]] = Counter()
+        spans = []
+        for start, words in enumerate(grams):
+            seen[words] += 1
+            gram = in_hypothesis.get(words)
+            status = ("miss" if gram is None
+                      else "match" if seen[words] <= gram.count else "clip")
+            extra = ("best",) if gram is not None and gram.best_reference == index else ()
+            title = (f"“{' '.join(words)}” ({n}-gram): {total[words]}× in this reference, "
+                     + (f"{gram.count}× in the hypothesis" if gram is not None
+                        else "not in the hypothesis"))
+            if extra:
+                title += "; this reference supplies the max count"
+            spans.append(_span(" ".join(words), status, n, start, title, extra))
+        layers.append(_layer(f"{n}-grams", spans, n))
+    is_bp = index == explanation.ref_len_reference
+    badge = ""
+    if is_bp:
+        badge = (f'<span class="bp-ref" title="{escape_text(_bp_title(explanation))}">'
+                 f'BP reference length {explanation.ref_len}</span>')
+    head = (f'<div class="segment-head">reference {index + 1}: {reference.length} tokens'
+            f'{badge}</div>')
+    classes = "ref bp" if is_bp else "ref"
+    return f'<div class="{classes}" data-ref="{index + 1}">{head}{"".join(layers)}</div>'
+
+
+def reference_html(explanation: Explanation, index: int,
+                   orders: Sequence[int] | None = None) -> str:
+    """Reference ``index`` highlighted the same way, the BP's reference marked (class ``bp``).
+
+    An occurrence is ``match`` when the hypothesis has the n-gram at least this many times,
+    ``clip`` when it has it fewer times, ``miss`` when it lacks it; ``best`` marks the n-grams
+    for which this reference supplied the max count. Empty for a missing (None) reference.
+    """
+    inner = _reference_block(explanation, index, orders)
+    return _wrap(inner, "reference") if inner else ""
+
+
+def _bp_title(explanation: Explanation) -> str:
+    return (f"The brevity penalty uses the reference length closest to the hypothesis length "
+            f"{explanation.hyp_len} (the shorter one on a tie): {explanation.ref_len}; "
+            f"BP = {explanation.bp:.4f}")
+
+
+def segment_html(explanation: Explanation, orders: Sequence[int] | None = None, *,
+                 contrast: Explanation | None = None, label: str = "hypothesis") -> str:
+    """The hypothesis and every reference of a segment, highlighted, in one HTML block."""
+    parts = [_hypothesis_block(explanation, orders, contrast, label)]
+    parts += [_reference_block(explanation, k, orders)
+              for k in range(len(explanation.references))]
+    return _wrap("".join(parts), "segment")
+
+
+def legend_html() -> str:
+    """A one-line legend of the three statuses and the ``differs`` mark."""
+    samples = [
+        ("match", "matched (credited)"),
+        ("clip", "clipped (over the max count in any reference)"),
+        ("miss", "unmatched"),
+        ("miss differs", "not in the other system's output"),
+    ]
+    spans = [f'<span class="ngram {status} legend">{escape_text(text)}</span>'
+             for status, text in samples]
+    return _wrap(" ".join(spans), "legend")

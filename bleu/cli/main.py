@@ -1,0 +1,493 @@
+"""``bleu-explorer`` / ``python -m bleu``: sacrebleu's command line for BLEU, flags and output.
+
+Reference files are positional, systems come from ``-i`` (or tab-separated on stdin); the output
+is sacrebleu 2.6's JSON or text (one system, ``-sl`` lines, or the multi-system table with paired
+tests). Test-set downloads are refused: BLEU Explorer never goes online.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import gzip
+import logging
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from typing import NoReturn, TextIO
+
+from .._version import __version__
+from ..errors import InputError, LengthMismatchError, ReadError
+from ..metrics.bleu import BLEU, short_signature
+from ..metrics.bleu_score import SMOOTH_DEFAULTS, BLEUOptions, score_from_stats
+from ..metrics.streaming import score_totals, stream_totals
+from .output import FORMATS, PairedTestInfo, SystemRow, multi_system_report
+
+PROG = "bleu-explorer"
+logger = logging.getLogger("bleu.cli")
+
+#: sacrebleu's default tokenizer for a target language given with ``-l`` (13a otherwise)
+LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+#: sacrebleu flags that need its online test sets; refused with a message
+TEST_SET_FLAGS = ("test_set", "download", "echo", "origlang", "subset", "list", "citation",
+                  "detail")
+DEFAULT_SEED = "12345"
+
+
+class CommandLineError(InputError):
+    """The flags given cannot work together, or ask for something BLEU Explorer does not do."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line on stderr (exit status 2, as argparse)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """sacrebleu 2.6's flags that make sense for BLEU, with its names, short forms and defaults."""
+    parser = _Parser(prog=PROG, description="BLEU exactly as sacrebleu computes it, with its "
+                     "flags and output. Example: bleu-explorer ref.de -i hyp.de -f text",
+                     epilog="sacrebleu's test-set flags (-t, --download, --echo, --list, "
+                     "--citation, --origlang, --subset, --detail) are refused: BLEU Explorer "
+                     "never downloads anything.")
+    add = parser.add_argument
+    add("refs", nargs="*", default=[],
+        help="Reference files (one segment per line); give them before -i/--input.")
+    add("--input", "-i", nargs="*", default=None,
+        help="System output file(s); several systems give a table. Default: read stdin "
+        "(several systems as tab-separated columns).")
+    add("--num-refs", "-nr", type=int, default=1,
+        help="Split one reference file on tabs into this many references (default: 1).")
+    add("--encoding", "-e", default="utf-8", help="Encoding of the files (default: utf-8).")
+    add("--metrics", "-m", nargs="+", default=["bleu"],
+        help="Metrics to compute; only bleu is available (default: bleu).")
+    add("--sentence-level", "-sl", action="store_true", help="Score each sentence.")
+    add("--language-pair", "-l", dest="langpair", default=None,
+        help="Source-target pair (e.g. en-zh): picks the target language's default tokenizer.")
+    bleu = parser.add_argument_group("BLEU options")
+    bleu.add_argument("--smooth-method", "-s", default="exp",
+                      help=f"Smoothing: {', '.join(SMOOTH_DEFAULTS)} (default: exp).")
+    bleu.add_argument("--smooth-value", "-sv", type=float, default=None,
+                      help="The smoothing value for floor and add-k (defaults: 0.1 and 1).")
+    bleu.add_argument("--tokenize", "-tok", default=None,
+                      help="Tokenizer: none, 13a, intl, zh, char, ja-mecab, ko-mecab "
+                      "(default: 13a, or the -l target language's).")
+    bleu.add_argument("--lowercase", "-lc", action="store_true", help="Case-insensitive BLEU.")
+    bleu.add_argument("--force", action="store_true",
+                      help="No warning for input that looks tokenized.")
+    bleu.add_argument("--max-ngram-order", type=int, default=4,
+                      help="Largest n-gram order (default: 4). BLEU Explorer's addition: sacrebleu "
+                      "has no such flag, and the signature does not show it.")
+    stats = parser.add_argument_group("confidence intervals and paired significance tests")
+    stats.add_argument("--confidence", "-ci", action="store_true",
+                       help="Report a bootstrap 95%% confidence interval (one system).")
+    stats.add_argument("--confidence-n", "-cin", type=int, default=1000,
+                       help="Bootstrap resamples for --confidence (default: 1000).")
+    paired = stats.add_mutually_exclusive_group()
+    paired.add_argument("--paired-ar", "-par", action="store_true",
+                        help="Paired approximate randomization test against the first system.")
+    paired.add_argument("--paired-bs", "-pbs", action="store_true",
+                        help="Paired bootstrap resampling test against the first system.")
+    stats.add_argument("--paired-ar-n", "-parn", type=int, default=10000,
+                       help="Trials of the approximate randomization test (default: 10000).")
+    stats.add_argument("--paired-bs-n", "-pbsn", type=int, default=1000,
+                       help="Resamples of the paired bootstrap test (default: 1000).")
+    stats.add_argument("--paired-jobs", "-j", type=int, default=1,
+                       help="Accepted for sacrebleu compatibility and ignored: the tests are "
+                       "vectorized in one process.")
+    saved = parser.add_argument_group(
+        "workspaces", "Saved in BLEU_EXPLORER_DB (an SQLite file or a postgresql:// URL; default: "
+        "the user's data folder), shared with the app.")
+    saved.add_argument("--workspace", default=None, metavar="ID_OR_NAME",
+                       help="Score a saved workspace: its references, and its systems unless -i "
+                       "gives other files.")
+    saved.add_argument("--save-workspace", default=None, metavar="NAME",
+                       help="Save the references and systems given as a new workspace NAME "
+                       "(the app reopens it by its id: ?ws=ID).")
+    report = parser.add_argument_group("output")
+    report.add_argument("--quiet", "-q", action="store_true", help="No informational messages.")
+    report.add_argument("--short", "-sh", action="store_true", help="The short signature.")
+    report.add_argument("--score-only", "-b", action="store_true", help="Print the score only.")
+    report.add_argument("--width", "-w", type=int, default=1,
+                        help="Decimals of the scores (default: 1).")
+    report.add_argument("--no-color", "-nc", action="store_true",
+                        help="Accepted for sacrebleu compatibility: output is never colored.")
+    report.add_argument("--format", "-f", default="json", choices=FORMATS,
+                        help="Output format (default: json; the SACREBLEU_FORMAT environment "
+                        "variable overrides it, as in sacrebleu).")
+    report.add_argument("--version", "-V", action="version", version=f"{PROG} {__version__}")
+    for flags, extra in ((("--test-set", "-t"), {}), (("--download",), {}),
+                         (("--echo",), {"nargs": "+"}), (("--origlang", "-ol"), {}),
+                         (("--subset",), {})):
+        parser.add_argument(*flags, default=None, help=argparse.SUPPRESS, **extra)
+    for flags in (("--list",), ("--citation", "--cite"), ("--detail", "-d")):
+        parser.add_argument(*flags, action="store_true", help=argparse.SUPPRESS)
+    return parser
+
+
+def _open_text(path: str, encoding: str) -> TextIO:
+    """A file opened as sacrebleu opens it: text, lines split on '\\n' only, .gz decompressed."""
+    if path.endswith(".gz"):
+        return gzip.open(path, "rt", encoding=encoding, newline="\n")
+    return open(path, encoding=encoding, newline="\n")  # closed by the caller
+
+
+def iter_segments(path: str, encoding: str = "utf-8") -> Iterator[str]:
+    """The segments of a file, one per line, as sacrebleu reads them, one at a time.
+
+    Lines are split on '\\n' only and lose their trailing whitespace (so a '\\r' of CRLF goes);
+    a final newline does not start another segment.
+    """
+    number = 0
+    try:
+        with _open_text(path, encoding) as handle:
+            for number, line in enumerate(handle, start=1):  # noqa: B007 (the errors use it)
+                yield line.rstrip()
+    except FileNotFoundError:
+        raise ReadError(f"{path}: no such file.") from None
+    except UnicodeDecodeError as error:
+        raise ReadError(
+            f"{path}, line {number + 1}: not valid {encoding} text ({error.reason}); convert "
+            f"the file or give its encoding with -e."
+        ) from None
+    except LookupError:
+        raise CommandLineError(f"Unknown encoding {encoding!r} given with -e.") from None
+    except OSError as error:
+        raise ReadError(f"{path}: cannot be read ({error.strerror}).") from None
+
+
+def read_segments(path: str, encoding: str = "utf-8") -> list[str]:
+    """All segments of a file (see ``iter_segments``)."""
+    return list(iter_segments(path, encoding))
+
+
+def read_stdin_systems(stream: TextIO, encoding: str) -> list[list[str]]:
+    """Systems from stdin, as sacrebleu reads them: one column per system, tab-separated.
+
+    Any line ending (\\n, \\r\\n, \\r) ends a line; every line needs the first line's number of
+    fields.
+    """
+    raw = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
+    try:
+        text = raw.decode(encoding) if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError as error:
+        raise ReadError(f"stdin: not valid {encoding} text ({error.reason} at byte "
+                        f"{error.start}).") from None
+    lines = re.split(r"\r\n|\r|\n", text)
+    if lines[-1] == "":
+        lines.pop()
+    if not lines:
+        raise ReadError("stdin: no input; give the system output on stdin or with -i.")
+    n_fields = len(lines[0].rstrip().split("\t"))
+    columns: list[list[str]] = [[] for _ in range(n_fields)]
+    for number, line in enumerate(lines, start=1):
+        fields = line.rstrip().split("\t")
+        if len(fields) != n_fields:
+            raise ReadError(
+                f"stdin, line {number}: expected {n_fields} tab-separated system outputs "
+                f"(as on line 1), found {len(fields)}."
+            )
+        for column, field in zip(columns, fields, strict=True):
+            column.append(field.rstrip())
+    return columns
+
+
+def read_references(paths: Sequence[str], num_refs: int, encoding: str,
+                    ) -> tuple[list[list[str]], list[str]]:
+    """The reference streams and a name for each (for messages); ``-nr`` splits one file on tabs."""
+    if not paths:
+        raise CommandLineError("No reference files given: give them before -i, e.g. "
+                               "`bleu-explorer ref.txt -i hyp.txt` (test sets (-t) are not "
+                               "downloaded).")
+    if num_refs < 1:
+        raise CommandLineError(f"--num-refs must be at least 1, got {num_refs}.")
+    if num_refs == 1:
+        return [read_segments(path, encoding) for path in paths], list(paths)
+    if len(paths) > 1:
+        raise CommandLineError("--num-refs splits a single reference file on tabs; "
+                               f"{len(paths)} reference files were given.")
+    streams: list[list[str]] = [[] for _ in range(num_refs)]
+    for number, line in enumerate(read_segments(paths[0], encoding), start=1):
+        fields = line.split("\t", num_refs - 1)
+        if len(fields) != num_refs:
+            raise ReadError(f"{paths[0]}, line {number}: expected {num_refs} tab-separated "
+                            f"references (--num-refs), found {len(fields)}.")
+        for stream, field in zip(streams, fields, strict=True):
+            stream.append(field)
+    return streams, [f"{paths[0]} (reference {k + 1})" for k in range(num_refs)]
+
+
+def read_systems(args: argparse.Namespace, stdin: TextIO) -> list[tuple[str, list[str]]]:
+    """The systems to score, named as sacrebleu names them (file name, or ``System k``)."""
+    if args.input is None:
+        columns = read_stdin_systems(stdin, args.encoding)
+        return [(f"System {k + 1}", column) for k, column in enumerate(columns)]
+    if not args.input:
+        raise CommandLineError("-i/--input needs at least one file.")
+    systems: list[tuple[str, list[str]]] = []
+    for path in args.input:
+        if any(path == name for name, _ in systems):
+            if _paired(args) and path == systems[0][0]:
+                logger.info("Ignoring %r as it was also given as the baseline.", path)
+                continue
+            raise CommandLineError(f"{path!r} is given twice with -i; give each system once.")
+        systems.append((path, read_segments(path, args.encoding)))
+    return systems
+
+
+def check_lengths(systems: Sequence[tuple[str, Sequence[str]]],
+                  references: Sequence[Sequence[str]], ref_names: Sequence[str]) -> None:
+    """Every system and every reference stream has one line per segment (named in the error)."""
+    for name, hypotheses in systems:
+        label = "stdin" if name.startswith("System ") else name
+        if not hypotheses:
+            raise ReadError(f"{label}: the system output is empty.")
+        for ref_name, stream in zip(ref_names, references, strict=True):
+            if len(stream) != len(hypotheses):
+                raise LengthMismatchError(
+                    f"{ref_name} has {len(stream)} lines, but {label} has {len(hypotheses)}; "
+                    "each reference needs one line per line of system output."
+                )
+
+
+def _paired(args: argparse.Namespace) -> bool:
+    return bool(args.paired_bs or args.paired_ar)
+
+
+def resampling_seed() -> int | None:
+    """The seed of bootstrap and randomization, from SACREBLEU_SEED as sacrebleu reads it.
+
+    Default 12345; ``none`` draws fresh entropy (so results change from run to run).
+    """
+    value = os.environ.get("SACREBLEU_SEED", DEFAULT_SEED)
+    if value.lower() == "none":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise CommandLineError(
+            f"SACREBLEU_SEED must be an integer or 'none', found {value!r}."
+        ) from None
+
+
+def _check_flags(args: argparse.Namespace) -> None:
+    """Refuse what needs the internet or a metric other than BLEU, with a message saying why."""
+    for flag in TEST_SET_FLAGS:
+        if getattr(args, flag):
+            option = "--" + flag.replace("_", "-")
+            raise CommandLineError(
+                f"{option} needs sacrebleu's online test sets; BLEU Explorer never downloads "
+                "anything. Give reference files as positional arguments instead."
+            )
+    others = [name for name in args.metrics if name.lower() != "bleu"]
+    if others:
+        raise CommandLineError(f"Only BLEU is available (-m bleu); {', '.join(others)} is not "
+                               "implemented here yet: use sacrebleu for chrF and TER.")
+
+
+def _metric_options(args: argparse.Namespace) -> dict[str, object]:
+    tokenize = args.tokenize
+    target = args.langpair.split("-")[-1] if args.langpair else ""
+    if tokenize is None:
+        tokenize = LANGUAGE_TOKENIZERS.get(target, "13a")
+    elif target in LANGUAGE_TOKENIZERS and tokenize != LANGUAGE_TOKENIZERS[target]:
+        logger.warning("Consider using the %r tokenizer for target language %r.",
+                       LANGUAGE_TOKENIZERS[target], target)
+    return {"tokenize": tokenize, "lowercase": args.lowercase,
+            "smooth_method": args.smooth_method, "smooth_value": args.smooth_value,
+            "max_ngram_order": args.max_ngram_order,
+            "effective_order": bool(args.sentence_level)}
+
+
+def _check_modes(args: argparse.Namespace, n_systems: int) -> None:
+    if args.sentence_level:
+        if n_systems > 1:
+            raise CommandLineError(f"Only one system can be scored with --sentence-level; "
+                                   f"{n_systems} were given.")
+        if args.confidence or _paired(args):
+            raise CommandLineError("Confidence intervals and paired tests are not available "
+                                   "with --sentence-level.")
+    if _paired(args) and n_systems == 1:
+        raise CommandLineError("Paired tests (--paired-bs, --paired-ar) need two or more systems "
+                               "given with -i (the first is the baseline); one was given.")
+    if args.confidence and n_systems > 1:
+        raise CommandLineError(f"--confidence is for one system; for {n_systems} systems use a "
+                               "paired test (--paired-bs or --paired-ar).")
+
+
+def _sentence_level(metric: BLEU, hypotheses: Sequence[str], args: argparse.Namespace,
+                    out: TextIO) -> None:
+    signature = metric.signature()
+    if args.short:
+        signature = short_signature(signature)
+    for row in metric.segment_stats(hypotheses):
+        score = score_from_stats(row, metric.options, signature)
+        print(score.format(args.width, args.score_only, signature), file=out)
+
+
+def _single_system(metric: BLEU, hypotheses: Sequence[str], args: argparse.Namespace,
+                   out: TextIO) -> None:
+    stats = metric.segment_stats(hypotheses)
+    score = metric.score_stats(stats, metric.reference_table(None).n_refs)
+    extra: dict[str, object] = {}
+    if args.confidence and args.confidence_n > 1:
+        from ..metrics.significance import bootstrap_ci_from_stats
+
+        seed = resampling_seed()
+        interval = bootstrap_ci_from_stats(stats, metric.options, n_samples=args.confidence_n,
+                                           seed=seed)
+        score = dataclasses.replace(score, mean=interval.mean, ci=interval.ci)
+        extra = {"bs": args.confidence_n, "seed": str(seed).lower()}
+    signature = metric.signature(**extra)
+    is_json = args.format == "json"
+    if args.short and not is_json:
+        signature = short_signature(signature)
+    print(score.format(args.width, args.score_only, signature, is_json), file=out)
+
+
+def _paired_rows(metric: BLEU, systems: list[tuple[str, list[str]]], args: argparse.Namespace,
+                 ) -> tuple[list[SystemRow], PairedTestInfo, dict]:
+    from ..metrics.significance import paired_ar_from_stats, paired_bootstrap_from_stats
+
+    method = "bs" if args.paired_bs else "ar"
+    asked = args.paired_bs_n if args.paired_bs else args.paired_ar_n
+    n_samples = asked if asked > 0 else (1000 if method == "bs" else 10000)
+    seed = resampling_seed()
+    named = {f"Baseline: {systems[0][0]}" if args.input is not None else "Baseline":
+             systems[0][1]}
+    for k, (name, hypotheses) in enumerate(systems[1:], start=1):
+        named[name if args.input is not None else f"System {k}"] = hypotheses
+    stats = {name: metric.segment_stats(hypotheses) for name, hypotheses in named.items()}
+    test = paired_bootstrap_from_stats if method == "bs" else paired_ar_from_stats
+    results = test(stats, metric.options, n_samples=n_samples, seed=seed)
+    rows = [SystemRow(name, result.score, result.p_value, result.mean, result.ci, paired=True)
+            for name, result in results.items()]
+    return rows, PairedTestInfo(method, asked), {method: n_samples, "seed": str(seed).lower()}
+
+
+def _multi_system(metric: BLEU, systems: list[tuple[str, list[str]]], args: argparse.Namespace,
+                  out: TextIO) -> None:
+    logger.info("Found %d systems.", len(systems))
+    if args.paired_jobs != 1:
+        logger.info("--paired-jobs is ignored: the paired tests are vectorized in one process.")
+    paired: PairedTestInfo | None = None
+    extra: dict = {}
+    if _paired(args):
+        rows, paired, extra = _paired_rows(metric, systems, args)
+    else:
+        rows = [SystemRow(name, metric.corpus_score(hypotheses).score)
+                for name, hypotheses in systems]
+    signature = metric.signature(**extra)
+    if args.short:
+        signature = short_signature(signature)
+    print(multi_system_report(rows, signature, args.width, args.format, paired), file=out)
+
+
+def _streams(args: argparse.Namespace) -> bool:
+    """Whether to score in chunks while reading: one system file, one corpus score, plain refs."""
+    return (args.input is not None and len(args.input) == 1 and not args.sentence_level
+            and not args.confidence and not _paired(args) and args.num_refs == 1
+            and bool(args.refs))
+
+
+def _terminal_progress(args: argparse.Namespace) -> Callable[[int], None] | None:
+    """A one-line counter on stderr while big files are scored (only on a terminal)."""
+    if args.quiet or not sys.stderr.isatty():
+        return None
+
+    def show(done: int) -> None:
+        print(f"\r{PROG}: {done:,} segments scored", end="", file=sys.stderr, flush=True)
+    return show
+
+
+def _streamed_single_system(args: argparse.Namespace, options: dict[str, object],
+                            out: TextIO) -> None:
+    """One system against its references, read and scored chunk by chunk (bounded memory)."""
+    hyp_path = args.input[0]
+    bleu_options = BLEUOptions(**options)
+    progress = _terminal_progress(args)
+    try:
+        totals = stream_totals(
+            iter_segments(hyp_path, args.encoding),
+            [iter_segments(path, args.encoding) for path in args.refs], bleu_options,
+            names=[hyp_path, *args.refs], progress=progress, force=args.force)
+    except LengthMismatchError:
+        # Count every file to word the error exactly as for files read whole.
+        references = [[""] * sum(1 for _ in iter_segments(p, args.encoding)) for p in args.refs]
+        hypotheses = [""] * sum(1 for _ in iter_segments(hyp_path, args.encoding))
+        check_lengths([(hyp_path, hypotheses)], references, args.refs)
+        raise
+    finally:
+        if progress is not None:
+            print(file=sys.stderr)
+    if totals.n_segments == 0:
+        raise ReadError(f"{hyp_path}: the system output is empty.")
+    score = score_totals(totals, bleu_options)
+    is_json = args.format == "json"
+    signature = score.signature
+    if args.short and not is_json:
+        signature = short_signature(signature)
+    print(score.format(args.width, args.score_only, signature, is_json), file=out)
+
+
+def run(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> None:
+    """Score what ``args`` asks for and print it to ``out`` in sacrebleu's shape."""
+    _check_flags(args)
+    options = _metric_options(args)
+    # Build the metric first: a bad tokenizer or smoothing method fails before any file is read.
+    BLEU(**options)
+    if args.workspace is not None or args.save_workspace is not None:
+        from .workspace import workspace_inputs
+
+        references, ref_names, systems = workspace_inputs(args, stdin, options)
+    elif _streams(args):
+        _streamed_single_system(args, options, out)
+        return
+    else:
+        references, ref_names = read_references(args.refs, args.num_refs, args.encoding)
+        systems = read_systems(args, stdin)
+    _check_modes(args, len(systems))
+    check_lengths(systems, references, ref_names)
+    metric = BLEU(**options, force=args.force, references=references)
+    if args.sentence_level:
+        _sentence_level(metric, systems[0][1], args, out)
+    elif len(systems) == 1:
+        _single_system(metric, systems[0][1], args, out)
+    else:
+        _multi_system(metric, systems, args, out)
+
+
+def _format_from_environment(args: argparse.Namespace) -> None:
+    value = os.environ.get("SACREBLEU_FORMAT", "").lower()
+    if value in FORMATS:
+        args.format = value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``bleu-explorer`` entry point: returns the exit status (0, or 1 on bad input)."""
+    args = build_parser().parse_args(argv)
+    _format_from_environment(args)
+    out = sys.stdout
+    if hasattr(out, "reconfigure") and (out.encoding or "").lower() not in ("utf-8", "utf8"):
+        out.reconfigure(encoding="utf-8")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter(f"{PROG}: %(message)s"))
+    package_logger = logging.getLogger("bleu")
+    saved_level = package_logger.level
+    package_logger.addHandler(handler)
+    package_logger.setLevel(logging.WARNING if args.quiet else logging.INFO)
+    try:
+        run(args, sys.stdin, out)
+    except InputError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 1
+    except BrokenPipeError:  # the reader left early (`| head`): stop quietly, as sacrebleu does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    finally:
+        package_logger.removeHandler(handler)
+        package_logger.setLevel(saved_level)
+    return 0

@@ -1,0 +1,135 @@
+"""The public BLEU API: ``BLEU``, ``corpus_bleu``, ``sentence_bleu`` and ``segment_stats``."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._version import __version__
+from .bleu_engine import ReferenceTable, check_text_stream, warn_if_tokenized
+from .bleu_score import BLEUOptions, BLEUScore, score_from_stats
+from .tokenizers import get_tokenizer
+
+References = Sequence[Sequence[str | None]]
+
+
+def signature(options: BLEUOptions, n_refs: int, **extra: Any) -> str:
+    """sacrebleu's BLEU signature, fields in its order, with ``version:`` naming this package.
+
+    ``extra`` takes the resampling fields (``bs``, ``ar``, ``seed``), which sacrebleu places
+    right after ``nrefs``.
+    """
+    fields: list[tuple[str, Any]] = [("nrefs", "var" if n_refs == -1 else n_refs)]
+    fields += [(key, extra[key]) for key in ("bs", "ar", "seed") if extra.get(key) is not None]
+    fields += [
+        ("case", "lc" if options.lowercase else "mixed"),
+        ("eff", "yes" if options.effective_order else "no"),
+        ("tok", get_tokenizer(options.tokenize).signature),
+        ("smooth", options.smooth_label()),
+        ("version", f"bleu-explorer-{__version__}"),
+    ]
+    return "|".join(f"{key}:{value}" for key, value in fields)
+
+
+SHORT_KEYS = {"nrefs": "#", "case": "c", "eff": "e", "tok": "tok", "smooth": "s",
+              "version": "v", "bs": "bs", "ar": "ar", "seed": "rs"}
+
+
+def short_signature(long: str) -> str:
+    """The abbreviated form sacrebleu prints with ``--short`` (``#:1|c:mixed|...``)."""
+    parts = (part.split(":", 1) for part in long.split("|"))
+    return "|".join(f"{SHORT_KEYS.get(key, key)}:{value}" for key, value in parts)
+
+
+class BLEU:
+    """BLEU with fixed options; references given here are tokenized and counted once.
+
+    Mirrors ``sacrebleu.metrics.BLEU``: ``corpus_score`` and ``sentence_score`` return
+    ``BLEUScore`` objects whose numbers equal sacrebleu's.
+    """
+
+    def __init__(self, lowercase: bool = False, force: bool = False, tokenize: str | None = "13a",
+                 smooth_method: str = "exp", smooth_value: float | None = None,
+                 max_ngram_order: int = 4, effective_order: bool = False,
+                 references: References | None = None) -> None:
+        self.options = BLEUOptions(
+            tokenize=tokenize or "13a", lowercase=lowercase, smooth_method=smooth_method,
+            smooth_value=smooth_value, max_ngram_order=max_ngram_order,
+            effective_order=effective_order,
+        )
+        get_tokenizer(self.options.tokenize)  # refuse an unknown tokenizer now, not later
+        self.force = force
+        self._table = ReferenceTable(references, self.options) if references is not None else None
+
+    def reference_table(self, references: References | None) -> ReferenceTable:
+        """The table for ``references``, or the cached one when they are None."""
+        if references is not None:
+            return ReferenceTable(references, self.options)
+        if self._table is None:
+            raise ValueError("No references given, and none were given to BLEU(references=...).")
+        return self._table
+
+    def segment_stats(self, hypotheses: Sequence[str], references: References | None = None,
+                      ) -> np.ndarray:
+        """One row per segment: ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (int64)."""
+        stats = self.reference_table(references).segment_stats(hypotheses)  # checks them too
+        if not self.force:
+            warn_if_tokenized(hypotheses)
+        return stats
+
+    def signature(self, n_refs: int | None = None, **extra: Any) -> str:
+        if n_refs is None:
+            n_refs = self._table.n_refs if self._table is not None else 1
+        return signature(self.options, n_refs, **extra)
+
+    def score_stats(self, stats: np.ndarray, n_refs: int) -> BLEUScore:
+        """The corpus score of a statistics matrix (its rows summed)."""
+        return score_from_stats(np.asarray(stats).sum(axis=0), self.options,
+                                self.signature(n_refs))
+
+    def corpus_score(self, hypotheses: Sequence[str], references: References | None = None,
+                     ) -> BLEUScore:
+        table = self.reference_table(references)
+        stats = table.segment_stats(hypotheses)  # checks the hypotheses first
+        if not self.force:
+            warn_if_tokenized(hypotheses)
+        return self.score_stats(stats, table.n_refs)
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> BLEUScore:
+        """BLEU of one segment against its references (a list of strings)."""
+        check_text_stream([hypothesis], "hypothesis")
+        check_text_stream(references, "references", allow_none=True)
+        table = ReferenceTable([[ref] for ref in references], self.options)
+        return self.score_stats(table.segment_stats([hypothesis]), table.n_refs)
+
+
+def corpus_bleu(hypotheses: Sequence[str], references: References, *, tokenize: str = "13a",
+                lowercase: bool = False, smooth_method: str = "exp",
+                smooth_value: float | None = None, max_ngram_order: int = 4,
+                effective_order: bool = False, force: bool = False) -> BLEUScore:
+    """Corpus BLEU, as ``sacrebleu.corpus_bleu`` (references: a list of reference streams)."""
+    metric = BLEU(lowercase=lowercase, force=force, tokenize=tokenize,
+                  smooth_method=smooth_method, smooth_value=smooth_value,
+                  max_ngram_order=max_ngram_order, effective_order=effective_order)
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_bleu(hypothesis: str, references: Sequence[str | None], *, tokenize: str = "13a",
+                  lowercase: bool = False, smooth_method: str = "exp",
+                  smooth_value: float | None = None, max_ngram_order: int = 4,
+                  effective_order: bool = True) -> BLEUScore:
+    """Sentence BLEU with sacrebleu's sentence defaults (exp smoothing, effective order)."""
+    metric = BLEU(lowercase=lowercase, force=True, tokenize=tokenize,
+                  smooth_method=smooth_method, smooth_value=smooth_value,
+                  max_ngram_order=max_ngram_order, effective_order=effective_order)
+    return metric.sentence_score(hypothesis, references)
+
+
+def segment_stats(hypotheses: Sequence[str], references: References, *, tokenize: str = "13a",
+                  lowercase: bool = False, max_ngram_order: int = 4) -> np.ndarray:
+    """The statistics matrix: one int64 row per segment (see ``BLEU.segment_stats``)."""
+    metric = BLEU(lowercase=lowercase, force=True, tokenize=tokenize,
+                  max_ngram_order=max_ngram_order)
+    return metric.segment_stats(hypotheses, references)

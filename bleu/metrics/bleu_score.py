@@ -1,0 +1,226 @@
+"""BLEU from sufficient statistics: brevity penalty, smoothing, the score object and its text."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import UnknownOptionError
+
+#: sacrebleu's default smoothing values (Chen & Cherry 2014); None: the method takes no value.
+SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+#: sacrebleu's floor for log(0), so that a zero precision drives the score to 0.
+LOG_ZERO = -9999999999
+
+
+@dataclass(frozen=True)
+class BLEUOptions:
+    """Every option that changes a BLEU number, validated once."""
+
+    tokenize: str = "13a"
+    lowercase: bool = False
+    smooth_method: str = "exp"
+    smooth_value: float | None = None
+    max_ngram_order: int = 4
+    effective_order: bool = False
+
+    def __post_init__(self) -> None:
+        if self.smooth_method not in SMOOTH_DEFAULTS:
+            raise UnknownOptionError(
+                f"Unknown smoothing method {self.smooth_method!r}; expected one of: "
+                f"{', '.join(SMOOTH_DEFAULTS)}."
+            )
+        value = self.smooth_value
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)
+                                  or not math.isfinite(value) or value < 0):
+            raise UnknownOptionError(
+                f"smooth_value must be a finite number >= 0, got {value!r}."
+            )
+        order = self.max_ngram_order
+        if isinstance(order, bool) or not isinstance(order, int | np.integer) or order < 1:
+            raise UnknownOptionError(
+                f"max_ngram_order must be an integer >= 1, got {self.max_ngram_order!r}."
+            )
+
+    @property
+    def resolved_smooth_value(self) -> float | None:
+        """The smoothing value in effect: the given one, or sacrebleu's default for the method."""
+        if self.smooth_value is None:
+            return SMOOTH_DEFAULTS[self.smooth_method]
+        return self.smooth_value
+
+    def smooth_label(self) -> str:
+        """The signature's ``smooth:`` value, e.g. ``exp`` or ``floor[0.10]``."""
+        if SMOOTH_DEFAULTS[self.smooth_method] is None:
+            return self.smooth_method
+        return f"{self.smooth_method}[{self.resolved_smooth_value:.2f}]"
+
+
+@dataclass(frozen=True)
+class BLEUScore:
+    """A corpus or sentence BLEU score with sacrebleu's fields, plus its signature.
+
+    ``counts`` and ``totals`` are reported as sacrebleu reports them: with add-k smoothing they
+    include the added k for orders above 1.
+    """
+
+    score: float
+    counts: tuple[int | float, ...]
+    totals: tuple[int | float, ...]
+    precisions: tuple[float, ...]
+    bp: float
+    sys_len: int
+    ref_len: int
+    signature: str = ""
+    mean: float | None = None
+    ci: float | None = None
+    name: str = field(default="BLEU")
+
+    @property
+    def ratio(self) -> float:
+        """Hypothesis length over reference length (0 when there is no reference text)."""
+        return self.sys_len / self.ref_len if self.ref_len else 0
+
+    @property
+    def prec_str(self) -> str:
+        return "/".join(f"{p:.1f}" for p in self.precisions)
+
+    @property
+    def verbose(self) -> str:
+        """The part after the score: precisions, BP, ratio and lengths, as sacrebleu prints them."""
+        return (
+            f"{self.prec_str} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} "
+            f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
+        )
+
+    def format(
+        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
+    ) -> str:
+        """sacrebleu's one-line text (``BLEU = 22.67 ...``) or its JSON, with the signature."""
+        text = f"{self.score:.{width}f}"
+        record: dict[str, object] = {
+            "name": self.name,
+            "score": float(text),
+            "signature": signature,
+        }
+        if self.mean is not None and self.ci is not None and self.mean > 0:
+            mean, ci = f"{self.mean:.{width}f}", f"{self.ci:.{width}f}"
+            text += f" (μ = {mean} ± {ci})"
+            record.update(
+                confidence_mean=float(mean), confidence_var=float(ci),
+                confidence=f"μ = {mean} ± {ci}",
+            )
+        if score_only:
+            return text
+        head = f"{self.name}|{signature}" if signature else self.name
+        record["verbose_score"] = self.verbose
+        if is_json:
+            for part in signature.split("|") if signature else ():
+                key, value = part.split(":", 1)
+                record[key] = value
+            return json.dumps(record, indent=1, ensure_ascii=False)
+        return f"{head} = {text} {self.verbose}"
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def brevity_penalty(sys_len: int, ref_len: int) -> float:
+    """exp(1 - r/c) when the hypothesis is shorter than the reference, else 1 (0 for c = 0)."""
+    if sys_len < ref_len:
+        return math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+    return 1.0
+
+
+def _log(value: float) -> float:
+    return LOG_ZERO if value == 0.0 else math.log(value)
+
+
+def score_from_stats(
+    stats: Sequence[int] | np.ndarray, options: BLEUOptions, signature: str = ""
+) -> BLEUScore:
+    """BLEU from one row of summed statistics ``[sys_len, ref_len, matches..., totals...]``.
+
+    The arithmetic follows sacrebleu's step by step (same operations, same order), so the float
+    result is identical.
+    """
+    order = options.max_ngram_order
+    sys_len, ref_len = int(stats[0]), int(stats[1])
+    correct: list[int | float] = [int(x) for x in stats[2 : 2 + order]]
+    total: list[int | float] = [int(x) for x in stats[2 + order : 2 + 2 * order]]
+    bp = brevity_penalty(sys_len, ref_len)
+    precisions = [0.0] * order
+    if not any(correct):
+        return BLEUScore(0.0, tuple(correct), tuple(total), tuple(precisions), bp,
+                         sys_len, ref_len, signature)
+    method, value = options.smooth_method, options.resolved_smooth_value
+    smooth_mteval = 1.0
+    eff_order = order
+    for n in range(1, order + 1):
+        if method == "add-k" and n > 1:
+            correct[n - 1] += value
+            total[n - 1] += value
+        if total[n - 1] == 0:
+            break
+        if options.effective_order:
+            eff_order = n
+        if correct[n - 1] == 0:
+            if method == "exp":
+                smooth_mteval *= 2
+                precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
+            elif method == "floor":
+                precisions[n - 1] = 100.0 * value / total[n - 1]
+        else:
+            precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
+    score = bp * math.exp(sum([_log(p) for p in precisions[:eff_order]]) / eff_order)
+    return BLEUScore(score, tuple(correct), tuple(total), tuple(precisions), bp,
+                     sys_len, ref_len, signature)
+
+
+def scores_from_stats(stats: np.ndarray, options: BLEUOptions) -> np.ndarray:
+    """BLEU for many rows of summed statistics at once (bootstrap resamples, leave-one-out, ...).
+
+    Vectorized twin of ``score_from_stats``; equal to it up to float rounding (about 1e-12).
+    """
+    stats = np.asarray(stats, dtype=np.float64)
+    order = options.max_ngram_order
+    sys_len, ref_len = stats[:, 0], stats[:, 1]
+    correct = stats[:, 2 : 2 + order].copy()
+    total = stats[:, 2 + order : 2 + 2 * order].copy()
+    method, value = options.smooth_method, options.resolved_smooth_value
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bp = np.where(
+            sys_len < ref_len,
+            np.where(sys_len > 0, np.exp(1 - ref_len / np.where(sys_len > 0, sys_len, 1)), 0.0),
+            1.0,
+        )
+        if method == "add-k":
+            correct[:, 1:] += value
+            total[:, 1:] += value
+        # Orders from the first empty total on are left out (sacrebleu's loop breaks there).
+        present = np.cumprod(total > 0, axis=1).astype(bool)
+        zero = correct == 0
+        if method == "exp":
+            halvings = np.cumsum(zero & present, axis=1)
+            smoothed = 100.0 / (np.exp2(halvings) * total)
+        elif method == "floor":
+            smoothed = 100.0 * value / total
+        else:
+            smoothed = np.zeros_like(total)
+        precisions = np.where(zero, smoothed, 100.0 * correct / total)
+        precisions = np.where(present, precisions, 0.0)
+        safe = np.where(precisions > 0, precisions, 1.0)
+        logs = np.where(precisions == 0.0, LOG_ZERO, np.log(safe))
+        if options.effective_order:
+            eff_order = np.maximum(present.sum(axis=1), 1)
+            used = np.arange(order)[None, :] < eff_order[:, None]
+            log_mean = np.where(used, logs, 0.0).sum(axis=1) / eff_order
+        else:
+            log_mean = logs.sum(axis=1) / order
+        scores = bp * np.exp(log_mean)
+    no_match = ~(stats[:, 2 : 2 + order] != 0).any(axis=1)
+    return np.where(no_match, 0.0, scores)

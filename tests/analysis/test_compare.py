@@ -1,0 +1,158 @@
+"""A versus B: every number checked against a direct recomputation (corpus_bleu, Counters)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+import pytest
+import sacrebleu
+from conftest import DATA_DIR, read_lines
+
+import bleu
+from bleu.analysis import compare
+from bleu.metrics.bleu_score import BLEUOptions
+
+FOLDER = DATA_DIR / "wmt21_newstest2021_en-de"
+N = 120
+
+
+@pytest.fixture(scope="module")
+def pair():
+    refs = [read_lines(FOLDER / f"newstest2021.en-de.ref.{k}.de")[:N] for k in "AC"]
+    a = read_lines(FOLDER / "newstest2021.en-de.hyp.Facebook-AI.de")[:N]
+    b = read_lines(FOLDER / "newstest2021.en-de.hyp.Online-W.de")[:N]
+    return a, b, refs, bleu.segment_stats(a, refs), bleu.segment_stats(b, refs)
+
+
+def test_leave_one_out_and_swap_equal_rescoring(pair):
+    a, b, refs, stats_a, stats_b = pair
+    frame = compare.contributions(stats_a, stats_b, BLEUOptions())
+    base_a = sacrebleu.corpus_bleu(a, refs).score
+    base_b = sacrebleu.corpus_bleu(b, refs).score
+    for i in (0, 17, 64, N - 1):
+        drop = [r[:i] + r[i + 1:] for r in refs]
+        loo_a = bleu.corpus_bleu(a[:i] + a[i + 1:], drop).score - base_a
+        loo_b = bleu.corpus_bleu(b[:i] + b[i + 1:], drop).score - base_b
+        swap = bleu.corpus_bleu([*a[:i], b[i], *a[i + 1:]], refs).score - base_a
+        row = frame.iloc[i]
+        assert row["id"] == i + 1
+        assert row["loo_a"] == pytest.approx(loo_a, abs=1e-9)
+        assert row["loo_b"] == pytest.approx(loo_b, abs=1e-9)
+        assert row["loo_gap"] == pytest.approx(loo_a - loo_b, abs=1e-9)
+        assert row["swap"] == pytest.approx(swap, abs=1e-9)
+
+
+def test_deciding_segments_rank_by_absolute_swap(pair):
+    *_, stats_a, stats_b = pair
+    frame = compare.contributions(stats_a, stats_b, BLEUOptions())
+    top = compare.deciding_segments(frame, 5)
+    assert list(top["id"]) == list(frame.iloc[np.argsort(-frame["swap"].abs().to_numpy(),
+                                                          kind="stable")[:5]]["id"])
+    with pytest.raises(bleu.InputError):
+        compare.deciding_segments(frame, 5, by="nope")
+
+
+def test_ngram_differences_hand_example():
+    # ref: "the cat sat on the mat"; A credits "the" twice, B once and "dog" never.
+    refs = [["the cat sat on the mat"]]
+    diffs = compare.ngram_differences(["the cat the mat"], ["a cat sat dog"], refs,
+                                      BLEUOptions(tokenize="none"), top=50)
+    a_better = diffs.a_better.set_index("ngram")
+    b_better = diffs.b_better.set_index("ngram")
+    assert a_better.loc["the", "matched_a"] == 2 and a_better.loc["the", "matched_b"] == 0
+    assert a_better.loc["the mat", "order"] == 2
+    assert b_better.loc["cat sat", "matched_b"] == 1
+    assert b_better.loc["sat", "diff"] == -1
+    assert "cat" not in a_better.index and "cat" not in b_better.index  # both credit it once
+    assert a_better.loc["the", "segments"] == (1,)
+
+
+def test_ngram_differences_agree_with_statistics_and_explain(pair):
+    a, b, refs, stats_a, stats_b = pair
+    diffs = compare.ngram_differences(a, b, refs, BLEUOptions(), top=10**6)
+    frame = pd.concat([diffs.a_better, diffs.b_better])
+    # every order: sum of (matched_a - matched_b) over all differing n-grams = stats difference
+    for n in range(1, 5):
+        rows = frame[frame["order"] == n]
+        expected = int(stats_a[:, 1 + n].sum() - stats_b[:, 1 + n].sum())
+        assert int(rows["diff"].sum()) == expected
+    # per segment, a listed n-gram is credited differently, as explain() says
+    row = diffs.a_better.iloc[0]
+    gram = tuple(row["ngram"].split())
+    for segment in row["segments"][:5]:
+        i = segment - 1
+        seg_refs = [r[i] for r in refs]
+        credit = [{g.ngram: g.credited for g in bleu.explain(h, seg_refs).ngrams[len(gram) - 1]}
+                  .get(gram, 0) for h in (a[i], b[i])]
+        assert credit[0] != credit[1]
+
+
+def test_bucket_labels_and_assignment():
+    # compare-mt: value < cutoff[i] -> bucket i; labels <c0, k for one integer, [a,b), >=last
+    assert compare.bucket_labels((10, 20, 30)) == ["<10", "[10,20)", "[20,30)", ">=30"]
+    assert compare.bucket_labels((-1, 0, 1, 5)) == ["<-1", "-1", "0", "[1,5)", ">=5"]
+    assert list(compare.assign_buckets(np.array([9, 10, 19, 30, 99]), (10, 20, 30))) == \
+        [0, 1, 1, 3, 3]
+
+
+def test_bleu_by_bucket_equals_corpus_bleu_of_the_bucket(pair):
+    a, _, refs, stats_a, _ = pair
+    lengths = stats_a[:, 1]
+    buckets = compare.assign_buckets(lengths, compare.LENGTH_CUTOFFS)
+    frame = compare.bleu_by_bucket({"A": stats_a}, {"A": buckets},
+                                   compare.bucket_labels(compare.LENGTH_CUTOFFS), BLEUOptions(),
+                                   n_samples=200)
+    for _, row in frame.iterrows():
+        members = np.flatnonzero(buckets == row["bucket"])
+        expected = sacrebleu.corpus_bleu([a[i] for i in members],
+                                         [[r[i] for i in members] for r in refs]).score
+        assert row["segments"] == len(members)
+        assert row["score"] == pytest.approx(expected, abs=1e-9)
+        assert row["low"] <= row["high"]
+        assert row["ci"] == pytest.approx((row["high"] - row["low"]) / 2)
+
+
+def test_word_accuracy_hand_example():
+    # reference corpus frequencies: the=3, cat=2, sat=1, a=1, dog=1
+    reference = ["the cat sat", "the the cat a dog"]
+    systems = {"A": ["the cat cat", "the dog bird"]}
+    frame = compare.word_accuracy_by_frequency(systems, reference, BLEUOptions(tokenize="none"),
+                                               cutoffs=(1, 2, 3), n_samples=50)
+    rows = frame.set_index("label")
+    # freq 0 (<1): "bird" -> output 1, no match
+    assert rows.loc["<1", "output"] == 1 and rows.loc["<1", "score"] == 0
+    # freq 1: ref words sat, a, dog (3); output dog (1); matched dog (1): F = 2*1/(1+3)
+    assert rows.loc["1", "words"] == 3 and rows.loc["1", "matches"] == 1
+    assert rows.loc["1", "score"] == pytest.approx(2 * 1 / (1 + 3))
+    # freq 2: cat; ref 2, output 2 (seg 1 has it twice, its ref once), matched 1
+    assert rows.loc["2", "score"] == pytest.approx(2 * 1 / (2 + 2))
+    # freq 3 (>=3): the; ref 3, output 2, matched 2
+    assert rows.loc[">=3", "score"] == pytest.approx(2 * 2 / (2 + 3))
+
+
+def test_word_accuracy_counts_match_counters(pair):
+    a, _, refs, *_ = pair
+    frame = compare.word_accuracy_by_frequency({"A": a}, refs[0], BLEUOptions(), n_samples=20)
+    tok = sacrebleu.tokenizers.tokenizer_13a.Tokenizer13a()
+    ref_tokens = [tok(line).split() for line in refs[0]]
+    out_tokens = [tok(line).split() for line in a]
+    matched = sum(sum((Counter(o) & Counter(r)).values())
+                  for o, r in zip(out_tokens, ref_tokens, strict=True))
+    assert frame["matches"].sum() == matched
+    assert frame["words"].sum() == sum(map(len, ref_tokens))
+    assert frame["output"].sum() == sum(map(len, out_tokens))
+
+
+def test_document_scores_equal_corpus_bleu_per_document(pair):
+    _, b, refs, stats_a, stats_b = pair
+    documents = [f"doc{i // 40}" for i in range(N)]
+    frame = compare.document_scores({"A": stats_a, "B": stats_b}, documents, BLEUOptions())
+    assert list(frame["document"]) == ["doc0", "doc1", "doc2"]
+    assert list(frame["first"]) == [1, 41, 81]
+    for k, row in frame.iterrows():
+        part = slice(40 * k, 40 * (k + 1))
+        expected = sacrebleu.corpus_bleu(b[part], [r[part] for r in refs]).score
+        assert row["segments"] == 40
+        assert row["B"] == pytest.approx(expected, abs=1e-9)

@@ -1,0 +1,202 @@
+"""The dashboard numbers and downloads (bleu.dashboard); the loaded-data model (bleu.dataset)."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+
+import pandas as pd
+import pytest
+import sacrebleu
+from conftest import DATA_DIR, read_lines
+from sacrebleu.metrics import BLEU as SacreBLEU
+
+import bleu
+from bleu.analysis.dashboard import (
+    build_dashboard,
+    json_report,
+    latex_escape,
+    log_decomposition,
+    results_table,
+    table_csv,
+    table_latex,
+)
+from bleu.errors import InputError, LengthMismatchError
+from bleu.io import TextFile
+from bleu.io.dataset import (
+    assemble,
+    default_tokenizer,
+    guess_target_language,
+    load_folder,
+    system_name,
+)
+from bleu.metrics.bleu_score import BLEUOptions
+
+WMT17 = DATA_DIR / "wmt17_newstest2017_en-de"
+NAMES = ("C-3MA.4959", "FBK.4870", "online-F.0")
+
+
+@pytest.fixture(scope="module")
+def ref() -> list[str]:
+    return read_lines(WMT17 / "newstest2017.en-de.ref.de")
+
+
+@pytest.fixture(scope="module")
+def hyps() -> dict[str, list[str]]:
+    return {name: read_lines(WMT17 / f"newstest2017.{name}.en-de.de") for name in NAMES}
+
+
+@pytest.fixture(scope="module")
+def dashboard(hyps, ref):
+    metric = bleu.BLEU(references=[ref])
+    stats = {name: metric.segment_stats(lines) for name, lines in hyps.items()}
+    return build_dashboard(stats, metric.options, 1, baseline="FBK.4870", n_samples=200)
+
+
+def test_scores_equal_sacrebleu(dashboard, hyps, ref):
+    assert dashboard.baseline == "FBK.4870"
+    for result in dashboard.systems:
+        expected = sacrebleu.corpus_bleu(hyps[result.name], [ref])
+        assert result.score.score == pytest.approx(expected.score, abs=1e-9)
+        assert result.score.precisions == pytest.approx(expected.precisions, abs=1e-9)
+        assert (result.score.sys_len, result.score.ref_len) == (expected.sys_len,
+                                                                expected.ref_len)
+    assert dashboard.signature == bleu.signature(BLEUOptions(), 1)
+    assert "bs:200|seed:12345" in dashboard.bootstrap_signature
+
+
+def test_single_system_ci_is_sacrebleus_bootstrap(hyps, ref):
+    metric = bleu.BLEU(references=[ref])
+    stats = {"C-3MA.4959": metric.segment_stats(hyps["C-3MA.4959"])}
+    result = build_dashboard(stats, metric.options, 1, baseline="C-3MA.4959").systems[0]
+    expected = SacreBLEU().corpus_score(hyps["C-3MA.4959"], [ref], n_bootstrap=1000)
+    assert result.p_value is None
+    assert result.score.mean == pytest.approx(expected._mean, abs=1e-9)
+    assert result.score.ci == pytest.approx(expected._ci, abs=1e-9)
+
+
+def test_table_has_every_column_and_the_baseline_has_no_p_value(dashboard):
+    table = results_table(dashboard)
+    assert list(table.columns) == ["system", "BLEU", "mean", "95% CI ±", "p-value", "sig.",
+                                   "p1", "p2", "p3", "p4", "BP", "ratio", "hyp_len", "ref_len"]
+    baseline = table[table["system"] == "FBK.4870"].iloc[0]
+    assert math.isnan(baseline["p-value"]) and baseline["sig."] == ""
+    marks = dict(zip(table["system"], table["sig."], strict=True))
+    for result in dashboard.systems:
+        assert marks[result.name] == ("*" if result.p_value is not None
+                                      and result.p_value < 0.05 else "")
+
+
+def test_csv_round_trips_the_numbers(dashboard):
+    text = table_csv(dashboard)
+    assert text.rstrip("\n").splitlines()[-1] == f"# {dashboard.signature}"
+    frame = pd.read_csv(io.StringIO(text), comment="#")
+    assert list(frame["BLEU"]) == pytest.approx([r.score.score for r in dashboard.systems],
+                                                abs=1e-12)
+
+
+def test_latex_table_escapes_names_and_prints_two_decimals(hyps, ref):
+    metric = bleu.BLEU(references=[ref])
+    stats = {"sys_1 & #2": metric.segment_stats(hyps["C-3MA.4959"]),
+             "FBK": metric.segment_stats(hyps["FBK.4870"])}
+    latex = table_latex(build_dashboard(stats, metric.options, 1, baseline="FBK",
+                                        n_samples=100))
+    assert r"sys\_1 \& \#2 & 22.67 &" in latex
+    assert r"FBK & 26.33 & $\pm$" in latex and " & -- & " in latex  # the baseline: no p-value
+    assert latex.startswith(r"\begin{tabular}{lrrr") and r"\bottomrule" in latex
+    assert latex_escape("50% of $x^2$ ~ {a}") == (r"50\% of \$x\textasciicircum{}2\$ "
+                                                  r"\textasciitilde{} \{a\}")
+
+
+def test_json_report_holds_every_number(dashboard):
+    report = json.loads(json_report(dashboard, data="WMT17"))
+    assert report["data"] == "WMT17"
+    assert report["signature"] == dashboard.signature
+    assert report["options"]["tokenize"] == "13a" and report["n_segments"] == 3004
+    for entry, result in zip(report["systems"], dashboard.systems, strict=True):
+        score = result.score
+        assert entry["name"] == result.name
+        assert entry["score"] == score.score and entry["ci"] == score.ci
+        assert entry["counts"] == list(score.counts) and entry["totals"] == list(score.totals)
+        assert entry["p_value"] == result.p_value
+        parts = entry["log_decomposition"]
+        assert sum(parts.values()) == pytest.approx(math.log(score.score / 100))
+
+
+def test_log_decomposition_by_hand():
+    # BP = exp(1 - 4/2) for a 2-token hypothesis "a b" against the 4-token "a b c d";
+    # precisions 100, 100, and exp smoothing for orders 3 and 4 with zero totals.
+    score = bleu.corpus_bleu(["a b"], [["a b c d"]])
+    parts = log_decomposition(score, BLEUOptions())
+    assert parts["1-gram"] == pytest.approx(0.0) and parts["2-gram"] == pytest.approx(0.0)
+    assert parts["brevity penalty"] == pytest.approx(1 - 4 / 2)
+
+
+# ----------------------------------------------------------------------------- bleu.dataset
+
+def text_file(name: str, lines: list[str]) -> TextFile:
+    return TextFile(name, tuple(lines))
+
+
+def test_system_names_from_wmt_file_names():
+    assert system_name("generaltest2022.en-de.hyp.Online-B.de") == "Online-B"
+    assert system_name("newstest2017.C-3MA.4959.en-de.de") == "newstest2017.C-3MA.4959.en-de"
+    assert system_name("out.txt") == "out"
+
+
+def test_target_language_and_default_tokenizer():
+    assert guess_target_language(["generaltest2022.en-zh.ref.A.zh"], [[]]) == "zh"
+    assert guess_target_language(["ref.ja"], [[]]) == "ja"
+    assert guess_target_language(["ref.txt"], [["これは日本語です。"]]) == "ja"
+    assert guess_target_language(["ref.txt"], [["这是中文句子。"]]) == "zh"
+    assert guess_target_language(["ref.txt"], [["plain English."]]) is None
+    assert [default_tokenizer(x) for x in ("zh", "ja", "de", None)] == ["zh", "char", "13a",
+                                                                        "13a"]
+
+
+def test_assemble_refuses_misaligned_and_missing_files():
+    ref = text_file("ref.txt", ["a", "b"])
+    with pytest.raises(LengthMismatchError, match=r"short.txt: 1 \(differs\)"):
+        assemble([text_file("short.txt", ["a"])], [ref])
+    with pytest.raises(InputError, match="No reference"):
+        assemble([text_file("s.txt", ["a", "b"])], [])
+    with pytest.raises(InputError, match="No system output"):
+        assemble([], [ref])
+
+
+def test_assemble_notes_duplicates_copies_and_file_repairs():
+    ref = TextFile("ref.txt", ("a b", "c d"), None, ("A UTF-8 byte-order mark was removed.",))
+    data = assemble([text_file("x/out.txt", ["a b", "c d"]), text_file("out.txt", ["e", "f"])],
+                    [ref])
+    assert list(data.systems) == ["out", "out (2)"]
+    notes = " ".join(data.notes)
+    assert "ref.txt: A UTF-8 byte-order mark was removed." in notes
+    assert "2 systems are named 'out'" in notes
+    assert "System 'out' (x/out.txt) is identical to reference ref.txt on 100%" in notes
+
+
+def test_rename_and_add_keep_content_keys():
+    ref = text_file("ref.txt", ["a b", "c d"])
+    data = assemble([text_file("s1.txt", ["a", "c"])], [ref])
+    key = data.system_keys["s1"]
+    renamed = data.renamed("s1", " mine ")
+    assert list(renamed.systems) == ["mine"] and renamed.system_keys["mine"] == key
+    with pytest.raises(InputError, match="cannot be empty"):
+        data.renamed("s1", "  ")
+    bigger = renamed.with_system(text_file("s2.txt", ["a b", "d"]), "s2")
+    assert list(bigger.systems) == ["mine", "s2"]
+    assert bigger.references_key == data.references_key
+    with pytest.raises(InputError, match="already a system called 'mine'"):
+        bigger.renamed("s2", "mine")
+    with pytest.raises(LengthMismatchError):
+        bigger.with_system(text_file("s3.txt", ["x"]), "s3")
+
+
+def test_the_sample_is_wmt22_en_de():
+    from pathlib import Path
+
+    data = load_folder(Path(__file__).resolve().parents[2] / "sample_data", "sample")
+    assert len(data.systems) == 9 and data.n_refs == 2 and data.n_segments == 2037
+    assert data.target_language == "de" and data.source is not None
+    assert data.notes == ()

@@ -1,0 +1,76 @@
+"""The MQM segment-score reader against the real files (read a second way here) and bad input."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import DATA_DIR
+
+from bleu.analysis.mqm import parse_mqm, read_mqm
+from bleu.errors import InputError
+
+ENDE = DATA_DIR / "wmt21_newstest2021_en-de" / "mqm_newstest2021_ende.avg_seg_scores.tsv"
+ZHEN = DATA_DIR / "wmt21_newstest2021_zh-en" / "mqm_newstest2021_zhen.avg_seg_scores.tsv"
+#: system-level MQM of the Google README (newstest2021 en-de), as quoted in data/MANIFEST.md
+PUBLISHED_ENDE = {"VolcTrans-GLAT": 1.04, "Facebook-AI": 1.05, "NVIDIA-NeMo": 1.34,
+                  "HuaweiTSC": 1.38, "Online-W": 1.46, "UEdin": 1.51, "eTranslation": 1.70,
+                  "VolcTrans-AT": 1.74, "ref-A": 1.22, "ref-C": 0.51}
+
+
+def _pandas(path):
+    """The same file read with pandas: split on any whitespace, 'None' as missing."""
+    return pd.read_csv(path, sep=r"\s+", na_values=["None"])
+
+
+@pytest.mark.parametrize("path", [ENDE, ZHEN])
+def test_reader_matches_a_pandas_reading(path):
+    mqm = read_mqm(path)
+    frame = _pandas(path).replace({"system": {"Nemo": "NVIDIA-NeMo"}})
+    assert set(mqm.systems) == set(frame.system)
+    assert mqm.n_segments == frame.seg_id.max()
+    for name, group in frame.groupby("system"):
+        expected = np.full(mqm.n_segments, np.nan)
+        expected[group.seg_id.to_numpy() - 1] = group.mqm_avg_score.to_numpy()
+        np.testing.assert_array_equal(mqm.scores(name), expected)
+        assert mqm.system_score(name) == pytest.approx(group.mqm_avg_score.mean())
+
+
+def test_unrated_segments_and_published_system_scores():
+    mqm = read_mqm(ENDE)
+    assert "Nemo" not in mqm.systems and "NVIDIA-NeMo" in mqm.systems
+    # MANIFEST: 475 of 1002 segments are unrated (None) for en-de
+    assert len(mqm.rated_segments("Facebook-AI")) == 1002 - 475
+    for name, published in PUBLISHED_ENDE.items():
+        assert round(-mqm.system_score(name), 2) == published, name
+
+
+def test_aliases_can_be_switched_off():
+    assert "Nemo" in read_mqm(ENDE, aliases={}).systems
+
+
+HEADER = "system mqm_avg_score seg_id\n"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("", "line 1: expected the header"),
+    ("system score seg\nA\t-1.0 1\n", "line 1: expected the header"),
+    (HEADER + "A\t-1.0\n", "line 2: expected 3 fields"),
+    (HEADER + "A\t-1.0 1\nA\tbad 2\n", "line 3: expected a number"),
+    (HEADER + "A\t-1.0 1\nA\t-2.0 1\n", "line 3: system 'A' has segment 1 twice"),
+    (HEADER + "A\t-1.0 0\n", "line 2: segment ids start at 1"),
+    (HEADER, "expected at least one score row"),
+])
+def test_bad_files_are_refused_with_the_line(text, message):
+    with pytest.raises(InputError, match=message):
+        parse_mqm(text, "upload.tsv")
+
+
+def test_small_file_by_hand():
+    mqm = parse_mqm(HEADER + "A\t-1.0 1\nA\tNone 2\nA\t-3.0 3\nNemo\t0.0 2\n")
+    assert mqm.systems == ("A", "NVIDIA-NeMo")
+    assert mqm.system_score("A") == pytest.approx(-2.0)  # mean of -1 and -3; None skipped
+    assert list(mqm.rated_segments("A")) == [0, 2]
+    assert math.isnan(mqm.scores("NVIDIA-NeMo")[0])

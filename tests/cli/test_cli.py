@@ -1,0 +1,335 @@
+"""The command line against sacrebleu 2.6's own command line, on real WMT files.
+
+Each test runs ``bleu.cli.main`` in-process (and once ``python -m bleu`` in a subprocess) and
+``python -m sacrebleu`` in a subprocess on the same files, in the same folder, and compares what
+they print. The only difference allowed is the signature's ``version`` field (ours names this
+package). Paired tests and confidence intervals use small sample counts and 300 segments to stay
+fast; the full default runs belong to benchmarks/.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import DATA_DIR, read_lines
+
+from bleu.cli import main as cli
+
+WMT21 = DATA_DIR / "wmt21_newstest2021_en-de"
+WMT22_ZH = DATA_DIR / "wmt22_generaltest2022_en-zh"
+SYSTEMS = ("Facebook-AI", "Online-W", "UEdin")
+N_LINES = 300
+_VERSION = re.compile(r'(version|v|"version"): ?"?(bleu-explorer-[0-9.]+|2\.6\.[0-9]+)"?')
+
+
+@pytest.fixture(scope="module")
+def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with the first 300 lines of WMT21 en-de (refs A, C; three systems) and more."""
+    folder = tmp_path_factory.mktemp("cli")
+
+    def write(name: str, lines: list[str], newline: str = "\n", final: bool = True) -> None:
+        text = newline.join(lines) + (newline if final else "")
+        (folder / name).write_bytes(text.encode("utf-8"))
+
+    for ref in "AC":
+        write(f"ref{ref}.de", read_lines(WMT21 / f"newstest2021.en-de.ref.{ref}.de")[:N_LINES])
+    for name in SYSTEMS:
+        write(f"{name}.de", read_lines(WMT21 / f"newstest2021.en-de.hyp.{name}.de")[:N_LINES])
+    ref_a, ref_c = (read_lines(folder / f"ref{k}.de") for k in "AC")
+    write("refAC.tsv", [f"{a}\t{c}" for a, c in zip(ref_a, ref_c, strict=True)])
+    write("refA.crlf.de", ref_a, newline="\r\n", final=False)
+    write("Facebook-AI.crlf.de", read_lines(folder / "Facebook-AI.de"), newline="\r\n")
+    write("short.de", ref_a[:10])
+    write("ref.zh", read_lines(WMT22_ZH / "generaltest2022.en-zh.ref.A.zh")[:N_LINES])
+    write("Online-B.zh", read_lines(WMT22_ZH / "generaltest2022.en-zh.hyp.Online-B.zh")[:N_LINES])
+    (folder / "refA.de.gz").write_bytes(gzip.compress((folder / "refA.de").read_bytes()))
+    for name in ("refA", "UEdin"):
+        text = (folder / f"{name}.de").read_text(encoding="utf-8")
+        (folder / f"{name}.utf16.de").write_bytes(text.encode("utf-16"))
+    (folder / "latin1.de").write_bytes("Stra\xdfe\n".encode("latin-1"))
+    return folder
+
+
+def _environment(seed: str | None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("SACREBLEU_FORMAT", "SACREBLEU_SEED")}
+    env["NO_COLOR"] = "1"
+    if seed is not None:
+        env["SACREBLEU_SEED"] = seed
+    return env
+
+
+def sacrebleu(args: list[str], cwd: Path, stdin: str | None = None,
+              seed: str | None = None) -> str:
+    """What sacrebleu 2.6's command line prints (it must succeed)."""
+    done = subprocess.run([sys.executable, "-m", "sacrebleu", *args], cwd=cwd, input=stdin,
+                          capture_output=True, text=True, encoding="utf-8", env=_environment(seed),
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture
+def ours(workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]):
+    """Run ``cli.main`` in ``workdir``: returns (exit status, stdout, stderr)."""
+    monkeypatch.chdir(workdir)
+    monkeypatch.delenv("SACREBLEU_FORMAT", raising=False)
+
+    def run(args: list[str], stdin: str | bytes = "", seed: str | None = None,
+            ) -> tuple[int, str, str]:
+        if seed is None:
+            monkeypatch.delenv("SACREBLEU_SEED", raising=False)
+        else:
+            monkeypatch.setenv("SACREBLEU_SEED", seed)
+        data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+        capsys.readouterr()
+        status = cli.main(args)
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    return run
+
+
+def same_output(ours_out: str, theirs: str) -> None:
+    """Equal text, the signature's version field aside."""
+    assert _VERSION.sub(r"\1:X", ours_out) == _VERSION.sub(r"\1:X", theirs)
+
+
+SINGLE_SYSTEM_CASES = [
+    ["refA.de", "-i", "Facebook-AI.de"],
+    ["refA.de", "-i", "Facebook-AI.de", "-f", "text"],
+    ["refA.de", "refC.de", "-i", "UEdin.de", "-f", "text", "-w", "4"],
+    ["refA.de", "-i", "Online-W.de", "-lc", "-tok", "intl", "-s", "floor", "-sv", "0.2"],
+    ["refA.de", "-i", "Online-W.de", "-f", "text", "-s", "add-k", "-tok", "char"],
+    ["refA.de", "-i", "Online-W.de", "-f", "text", "-s", "none", "-tok", "none", "--force"],
+    ["refA.de", "-i", "Facebook-AI.de", "-b"],
+    ["refA.de", "-i", "Facebook-AI.de", "-b", "-f", "text", "-w", "3"],
+    ["refA.de", "-i", "Facebook-AI.de", "--short", "-f", "text"],
+    ["refA.de", "-i", "Facebook-AI.de", "--short"],
+    ["-nr", "2", "refAC.tsv", "-i", "Facebook-AI.de", "-f", "text"],
+    ["refA.crlf.de", "-i", "Facebook-AI.crlf.de", "-f", "text"],
+    ["refA.de.gz", "-i", "UEdin.de", "-f", "text"],
+    ["refA.utf16.de", "-i", "UEdin.utf16.de", "-e", "utf-16", "-f", "text"],
+    ["ref.zh", "-i", "Online-B.zh", "-l", "en-zh", "-f", "text"],
+    ["refA.de", "-i", "Facebook-AI.de", "-f", "latex"],
+]
+
+
+@pytest.mark.parametrize("args", SINGLE_SYSTEM_CASES, ids=" ".join)
+def test_single_system_as_sacrebleu(args: list[str], ours, workdir: Path) -> None:
+    status, out, _ = ours(args)
+    assert status == 0
+    same_output(out, sacrebleu(args, workdir))
+
+
+def test_json_is_sacrebleus_json(ours, workdir: Path) -> None:
+    args = ["refA.de", "refC.de", "-i", "Facebook-AI.de", "-w", "2"]
+    mine, theirs = json.loads(ours(args)[1]), json.loads(sacrebleu(args, workdir))
+    assert mine.pop("version").startswith("bleu-explorer-") and theirs.pop("version") == "2.6.0"
+    for record in (mine, theirs):
+        record["signature"] = _VERSION.sub(r"\1:X", record["signature"])
+    assert list(mine) == list(theirs) and mine == theirs
+
+
+MULTI_SYSTEM_CASES = [
+    ["refA.de", "-i", *(f"{s}.de" for s in SYSTEMS), "-f", "text"],
+    ["refA.de", "-i", *(f"{s}.de" for s in SYSTEMS)],
+    ["refA.de", "refC.de", "-i", *(f"{s}.de" for s in SYSTEMS), "-f", "latex", "-w", "2"],
+    ["refA.de", "-i", "Facebook-AI.de", "UEdin.de", "-b", "-f", "text", "--short"],
+]
+
+
+@pytest.mark.parametrize("args", MULTI_SYSTEM_CASES, ids=" ".join)
+def test_multi_system_table_as_sacrebleu(args: list[str], ours, workdir: Path) -> None:
+    status, out, _ = ours(args)
+    assert status == 0
+    same_output(out, sacrebleu(args, workdir))
+
+
+@pytest.mark.parametrize("extra", [[], ["-b", "-w", "3"], ["--short", "-lc"]], ids=" ".join)
+def test_sentence_level_line_by_line(extra: list[str], ours, workdir: Path) -> None:
+    args = ["refA.de", "refC.de", "-i", "Online-W.de", "-sl", *extra]
+    mine = ours(args)[1].splitlines()
+    theirs = sacrebleu(args, workdir).splitlines()
+    assert len(mine) == len(theirs) == N_LINES
+    for number, (line, expected) in enumerate(zip(mine, theirs, strict=True), start=1):
+        assert _VERSION.sub(r"\1:X", line) == _VERSION.sub(r"\1:X", expected), f"line {number}"
+
+
+def test_stdin_one_system_and_tab_separated_systems(ours, workdir: Path) -> None:
+    one = (workdir / "UEdin.de").read_text(encoding="utf-8")
+    same_output(ours(["refA.de", "-f", "text"], stdin=one)[1],
+                sacrebleu(["refA.de", "-f", "text"], workdir, stdin=one))
+    columns = [read_lines(workdir / f"{s}.de") for s in SYSTEMS]
+    tabbed = "".join("\t".join(row) + "\n" for row in zip(*columns, strict=True))
+    same_output(ours(["refA.de", "-f", "text"], stdin=tabbed)[1],
+                sacrebleu(["refA.de", "-f", "text"], workdir, stdin=tabbed))
+    crlf = tabbed.replace("\n", "\r\n")  # stdin takes any line ending, as in sacrebleu
+    same_output(ours(["refA.de", "-f", "text"], stdin=crlf)[1],
+                sacrebleu(["refA.de", "-f", "text"], workdir, stdin=crlf))
+
+
+def test_python_dash_m_bleu_in_a_subprocess(workdir: Path) -> None:
+    args = ["refA.de", "-i", "Facebook-AI.de", "Online-W.de", "-f", "text"]
+    done = subprocess.run([sys.executable, "-m", "bleu", *args], cwd=workdir, capture_output=True,
+                          text=True, encoding="utf-8", env=_environment(None), check=False)
+    assert done.returncode == 0, done.stderr
+    same_output(done.stdout, sacrebleu(args, workdir))
+
+
+def test_output_piped_into_head_stops_quietly(workdir: Path) -> None:
+    ref, hyp = WMT21 / "newstest2021.en-de.ref.A.de", WMT21 / "newstest2021.en-de.hyp.UEdin.de"
+    command = f"{sys.executable} -m bleu {ref} -i {hyp} -sl | head -n 1"
+    done = subprocess.run(command, shell=True, cwd=workdir, capture_output=True, text=True,
+                          check=False)
+    assert done.stdout.startswith("BLEU|nrefs:1|") and done.stdout.count("\n") == 1
+    assert done.stderr == ""
+
+
+def test_confidence_interval_as_sacrebleu(ours, workdir: Path) -> None:
+    for fmt in ("text", "json"):
+        args = ["refA.de", "-i", "Facebook-AI.de", "--confidence", "-cin", "200", "-w", "2",
+                "-f", fmt]
+        same_output(ours(args)[1], sacrebleu(args, workdir))
+
+
+PAIRED_CASES = [
+    ["--paired-bs", "--paired-bs-n", "100"],
+    ["--paired-ar", "--paired-ar-n", "100"],
+    ["-pbs", "-pbsn", "50", "-w", "2", "--short"],
+]
+
+
+@pytest.mark.parametrize("test", PAIRED_CASES, ids=" ".join)
+def test_paired_test_table_as_sacrebleu(test: list[str], ours, workdir: Path) -> None:
+    args = ["refA.de", "-i", *(f"{s}.de" for s in SYSTEMS), "-f", "text", *test]
+    status, out, _ = ours(args)
+    assert status == 0
+    same_output(out, sacrebleu(args, workdir))
+
+
+@pytest.mark.parametrize("test", PAIRED_CASES[:2], ids=" ".join)
+def test_paired_test_json_three_systems(test: list[str], ours, workdir: Path) -> None:
+    """Valid JSON with plain floats (sacrebleu's can fail on NumPy floats), equal to sacrebleu's."""
+    args = ["refA.de", "refC.de", "-i", *(f"{s}.de" for s in SYSTEMS), "-f", "json", *test]
+    mine, theirs = json.loads(ours(args)[1]), json.loads(sacrebleu(args, workdir))
+    assert [r["system"] for r in mine] == [r["system"] for r in theirs]
+    assert mine[0]["system"] == "Baseline: Facebook-AI.de"
+    for record, expected in zip(mine, theirs, strict=True):
+        assert list(record["BLEU"]) == ["score", "p_value", "mean", "ci"]
+        for key, value in record["BLEU"].items():
+            want = expected["BLEU"][key]
+            if want is None:
+                assert value is None, key
+            else:
+                assert type(value) is float and value == pytest.approx(want, abs=1e-6), key
+
+
+def test_seed_from_sacrebleu_seed(ours, workdir: Path) -> None:
+    args = ["refA.de", "-i", "Facebook-AI.de", "UEdin.de", "-f", "text", "-pbs", "-pbsn", "100"]
+    status, out, _ = ours(args, seed="7")
+    assert status == 0 and "seed:7|" in out
+    same_output(out, sacrebleu(args, workdir, seed="7"))
+    assert out != ours(args)[1]  # the default seed 12345 gives other resamples
+
+
+def test_paired_jobs_is_accepted_and_ignored(ours) -> None:
+    args = ["refA.de", "-i", "Facebook-AI.de", "UEdin.de", "-pbs", "-pbsn", "20", "-j", "0"]
+    status, out, err = ours(args)
+    assert status == 0 and "--paired-jobs is ignored" in err
+    assert ours(args[:-2])[1] == out
+
+
+def test_baseline_repeated_in_a_paired_test_is_skipped(ours) -> None:
+    args = ["refA.de", "-i", "Facebook-AI.de", "UEdin.de", "Facebook-AI.de", "-pbs", "-pbsn",
+            "20", "-f", "json"]
+    status, out, err = ours(args)
+    assert status == 0 and "Ignoring 'Facebook-AI.de'" in err
+    assert [r["system"] for r in json.loads(out)] == ["Baseline: Facebook-AI.de", "UEdin.de"]
+
+
+def test_quiet_keeps_stderr_free_of_information(ours) -> None:
+    args = ["refA.de", "-i", "Facebook-AI.de", "UEdin.de", "-f", "text"]
+    assert "Found 2 systems" in ours(args)[2]
+    assert ours([*args, "-q"])[2] == ""
+
+
+def test_sacrebleu_format_environment_variable(ours, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = ours(["refA.de", "-i", "Facebook-AI.de", "-f", "text"])[1]
+    monkeypatch.setenv("SACREBLEU_FORMAT", "text")
+    assert ours(["refA.de", "-i", "Facebook-AI.de"])[1] == text
+    assert text.startswith("BLEU|nrefs:1|")
+
+
+def test_max_ngram_order_extension_matches_sacrebleus_api(ours) -> None:
+    from sacrebleu.metrics import BLEU
+
+    hyps, refs = read_lines(Path("Online-W.de")), [read_lines(Path("refA.de"))]
+    expected = BLEU(max_ngram_order=2).corpus_score(hyps, refs)
+    status, out, _ = ours(["refA.de", "-i", "Online-W.de", "--max-ngram-order", "2", "-b",
+                           "-w", "6"])
+    assert status == 0 and out.strip() == f"{expected.score:.6f}"
+
+
+BAD_INPUT = [
+    (["short.de", "-i", "Facebook-AI.de"], "short.de has 10 lines, but Facebook-AI.de has 300"),
+    (["refA.de", "short.de", "-i", "UEdin.de"], "short.de has 10 lines, but UEdin.de has 300"),
+    (["refA.de", "-i", "missing.de"], "missing.de: no such file"),
+    (["missing.de", "-i", "UEdin.de"], "missing.de: no such file"),
+    (["refA.de", "-i", "UEdin.de", "-tok", "foo"], "Unknown tokenizer 'foo'"),
+    (["refA.de", "-i", "UEdin.de", "-tok", "spm"], "downloaded from the internet"),
+    (["refA.de", "-i", "UEdin.de", "-s", "bar"], "Unknown smoothing method 'bar'"),
+    (["refA.de", "-i", "UEdin.de", "--max-ngram-order", "0"], "max_ngram_order must be"),
+    (["-i", "UEdin.de"], "No reference files given"),
+    (["-t", "wmt21", "-l", "en-de", "-i", "UEdin.de"], "--test-set needs sacrebleu's online"),
+    (["refA.de", "-i", "UEdin.de", "-m", "bleu", "chrf"], "Only BLEU is available"),
+    (["refA.de", "-i", "UEdin.de", "--paired-bs"], "need two or more systems"),
+    (["refA.de", "-i", "UEdin.de", "Online-W.de", "--confidence"], "--confidence is for one"),
+    (["refA.de", "-i", "UEdin.de", "Online-W.de", "-sl"], "Only one system can be scored"),
+    (["refA.de", "-i", "UEdin.de", "UEdin.de"], "'UEdin.de' is given twice"),
+    (["-nr", "3", "refAC.tsv", "-i", "UEdin.de"], "refAC.tsv, line 1: expected 3 tab-separated"),
+    (["refA.de", "-i", "latin1.de"], "latin1.de, line 1: not valid utf-8 text"),
+    (["refA.de", "-i", "UEdin.de", "-e", "no-such-codec"], "Unknown encoding 'no-such-codec'"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), BAD_INPUT, ids=lambda x: " ".join(x))
+def test_bad_input_gives_one_line_and_status_1(args: list[str], message: str, ours) -> None:
+    status, out, err = ours(args)
+    assert status == 1 and out == ""
+    errors = [line for line in err.splitlines() if "error:" in line]
+    assert len(errors) == 1 and message in errors[0], err
+    assert "Traceback" not in err
+
+
+def test_bad_stdin(ours) -> None:
+    status, _, err = ours(["refA.de"], stdin="a\tb\nc\n")
+    assert status == 1 and "stdin, line 2: expected 2 tab-separated system outputs" in err
+    status, _, err = ours(["refA.de"], stdin="")
+    assert status == 1 and "stdin: no input" in err
+    status, _, err = ours(["refA.de"], stdin="one line\n")
+    assert status == 1 and "refA.de has 300 lines, but stdin has 1" in err
+
+
+def test_bad_seed_and_unknown_flag(ours) -> None:
+    args = ["refA.de", "-i", "Facebook-AI.de", "UEdin.de", "-pbs", "-pbsn", "20"]
+    status, _, err = ours(args, seed="lucky")
+    assert status == 1 and "SACREBLEU_SEED must be an integer or 'none'" in err
+    with pytest.raises(SystemExit) as stop:
+        ours(["refA.de", "--no-such-flag"])
+    assert stop.value.code == 2
+
+
+def test_unknown_flag_message_is_one_line(workdir: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "bleu", "refA.de", "--no-such-flag"],
+                          cwd=workdir, capture_output=True, text=True, check=False)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "unrecognized arguments: --no-such-flag" in done.stderr

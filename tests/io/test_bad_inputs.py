@@ -1,0 +1,387 @@
+"""The catalogue of bad inputs, loaded the way the app loads an upload (bleu.io, then
+``bleu.dataset.assemble``): each is refused with a message naming the file, the place and the
+problem, or loaded with a note on the repair. ``docs/bad_inputs.md`` is rendered from it.
+
+Regenerate the note with ``python tests/io/test_bad_inputs.py > docs/bad_inputs.md``.
+tests/io/test_io.py checks each reader's messages in detail; this file checks the user's path
+(reading and assembling together), the core BLEU API on the same inputs, and the note.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import struct
+import sys
+import zipfile
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import sacrebleu
+
+import bleu
+from bleu.errors import InputError, InvalidTextError, LengthMismatchError
+from bleu.io import MAX_UPLOAD_MB, TextFile, check_size, detect_format, read_any, read_text
+from bleu.io.dataset import assemble
+
+REPO = Path(__file__).resolve().parents[2]
+DOC = REPO / "docs" / "bad_inputs.md"
+WMT17 = REPO.parent / "shared" / "data" / "wmt17_newstest2017_en-de"
+REF17 = WMT17 / "newstest2017.en-de.ref.de"
+SYS17 = WMT17 / "newstest2017.C-3MA.4959.en-de.de"
+
+#: the reference every catalogue system is loaded against (three segments)
+REFERENCE = TextFile("ref.de", ("Das Haus ist klein .", "Der Hund bellt .", "Guten Morgen !"))
+GOOD = "Das Haus ist sehr klein .\nDer Hund bellt laut .\nGuten Morgen , Welt !\n"
+#: what the app adds after a refusal (views/_common.refuse): the data loaded before stays
+APP_SUFFIX = "Nothing was changed: still showing {label}."
+
+
+def png_bytes() -> bytes:
+    """A real 1x1 PNG: signature, IHDR, IDAT (one zlib-compressed scanline), IEND, with CRCs."""
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return (struct.pack(">I", len(body)) + kind + body
+                + struct.pack(">I", zlib.crc32(kind + body)))
+    header = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b""))
+
+
+def zip_bytes() -> bytes:
+    """A zip archive holding the good system output as system.txt."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("system.txt", GOOD)
+    return buffer.getvalue()
+
+
+def over_limit() -> bytes:
+    """One byte more than the upload limit (text, so only the size is wrong)."""
+    return b"a\n" * (MAX_UPLOAD_MB * 2**19) + b"a"
+
+
+BILLION_LAUGHS = (b'<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n'
+                  + b"".join(b' <!ENTITY lol%d "%s">\n' % (k, (b"&lol%d;" % (k - 1)) * 10
+                                                           if k > 1 else b"&lol;" * 10)
+                             for k in range(1, 10))
+                  + b']>\n<dataset><doc id="d"><src lang="en"><p><seg id="1">&lol9;</seg></p>'
+                  b"</src></doc></dataset>\n")
+
+
+@dataclass(frozen=True)
+class BadInput:
+    """One entry: a file uploaded as a system next to REFERENCE, and what the user must be told.
+
+    ``expect`` are pieces of the message (file name, place, problem); ``outcome`` is
+    ``refused`` (an error, the loaded data stays) or ``loaded`` (a warning note).
+    """
+
+    key: str
+    title: str
+    name: str
+    make: Callable[[], bytes]
+    outcome: str
+    expect: tuple[str, ...]
+    options: dict[str, str] = field(default_factory=dict)
+    also: tuple[tuple[str, bytes], ...] = ()  # further system files uploaded with it
+
+    @property
+    def data(self) -> bytes:
+        return self.make()
+
+
+def _b(text: str, codec: str = "utf-8") -> Callable[[], bytes]:
+    return lambda: text.encode(codec)
+
+
+def _raw(data: bytes) -> Callable[[], bytes]:
+    return lambda: data
+
+
+CATALOGUE: tuple[BadInput, ...] = (
+    BadInput("mismatch", "Mismatched line counts", "short.de", _b("Das Haus ist klein .\n"
+             "Der Hund bellt .\n"), "refused",
+             ("ref.de: 3", "short.de: 2 (differs)", "same number of segments")),
+    BadInput("one_line", "A 1-line file (against a 3-line reference)", "one.de",
+             _b("Das Haus ist klein ."), "refused", ("one.de: 1 (differs)", "ref.de (3)")),
+    BadInput("empty", "Empty file", "empty.de", _raw(b""), "refused",
+             ("empty.de is empty (0 bytes)", "one segment per line")),
+    BadInput("blank_file", "A file of whitespace only", "blank.de", _raw(b" \n\t\n\n"),
+             "refused", ("blank.de holds no text", "5 bytes of whitespace")),
+    BadInput("blank_lines", "Whitespace-only lines", "gaps.de",
+             _b(GOOD.replace("Der Hund bellt laut .", "   ")), "loaded",
+             ("gaps.de: 1 segment is empty or whitespace only (the first on line 2)",
+              "kept, so that lines stay aligned")),
+    BadInput("latin1", "Latin-1 (not UTF-8)", "latin1.de",
+             _b("Das Haus ist klein .\nDer Hund bellt .\nGrüß Gott !\n", "latin-1"), "refused",
+             ("latin1.de is not valid UTF-8: line 3", "byte offset 40", "0xFC", "Latin-1")),
+    BadInput("utf16_bom", "UTF-16 with a byte-order mark", "utf16.de", _b(GOOD, "utf-16"),
+             "loaded", ("utf16.de: The file is UTF-16 (little-endian) with a byte-order mark",)),
+    BadInput("utf16_no_bom", "UTF-16 without a byte-order mark", "utf16le.de",
+             _b(GOOD, "utf-16-le"), "refused",
+             ("utf16le.de looks like UTF-16 text (little-endian) without a byte-order mark",
+              "Save it as UTF-8")),
+    BadInput("png", "A PNG image", "picture.png", png_bytes, "refused",
+             ("picture.png looks like a binary file (PNG image), not text",)),
+    BadInput("zip", "A zip archive", "outputs.zip", zip_bytes, "refused",
+             ("outputs.zip looks like a binary file (zip archive", "extract the text file")),
+    BadInput("bom", "A UTF-8 byte-order mark", "bom.de", lambda: codecs.BOM_UTF8 + GOOD.encode(),
+             "loaded", ("bom.de: A UTF-8 byte-order mark (BOM) at the start was removed.",)),
+    BadInput("crlf", "Windows line endings (CRLF)", "crlf.de", _b(GOOD.replace("\n", "\r\n")),
+             "loaded", ("crlf.de: Windows line endings (CRLF) were converted to LF on 3 lines.",)),
+    BadInput("lone_cr", "A lone CR inside a line", "cr.de",
+             _b(GOOD.replace("Haus ", "Haus\r", 1)), "loaded",
+             ("cr.de: 1 lone carriage return (CR) inside lines was kept as a space (the first "
+              "on line 1).",)),
+    BadInput("old_mac", "Old Mac line endings (CR only)", "mac.de",
+             _b(GOOD.replace("\n", "\r")), "loaded",
+             ("mac.de: The file uses old Mac line endings (CR, no LF): 3 CRs were read as line "
+              "breaks.",)),
+    BadInput("separators", "U+2028 and U+0085 inside lines", "sep.de",
+             _b(GOOD.replace("Haus ", "Haus\u2028", 1).replace("Hund ", "Hund\x85", 1)), "loaded",
+             ("sep.de: 2 lines (the first: line 1) contain characters",
+              "U+0085 NEXT LINE, U+2028 LINE SEPARATOR", "kept as text")),
+    BadInput("nul", "NUL bytes", "nul.de", _b("Das Haus ist klein .\nDer\x00Hund .\nGut !\n"),
+             "refused", ("nul.de contains 1 NUL byte (the first at line 2, byte offset 24)",
+                         "binary file")),
+    BadInput("over_limit", f"A file over the upload limit ({MAX_UPLOAD_MB} MB)", "huge.de",
+             over_limit, "refused", (f"huge.de is 200.1 MB; the limit is {MAX_UPLOAD_MB} MB",
+                                     "Split the file")),
+    BadInput("tsv_missing_field", "TSV: a row missing a column", "table.tsv",
+             _b("id\thyp\n1\tDas Haus ist klein .\n2\n3\tGuten Morgen !\n"), "refused",
+             ("table.tsv line 3 has 1 field, but the header has 2", "'id', 'hyp'",
+              "fix or remove that line"), options={"column": "hyp"}),
+    BadInput("tsv_ragged", "TSV: a ragged row (one field too many)", "ragged.tsv",
+             _b("id\thyp\n1\tDas Haus ist klein .\n2\tDer Hund\tbellt .\n3\tGuten Morgen !\n"),
+             "refused", ("ragged.tsv line 3 has 3 fields, but the header has 2",),
+             options={"column": "hyp"}),
+    BadInput("tsv_no_column", "TSV: the chosen column does not exist", "nocol.tsv",
+             _b("id\thyp\n1\ta\n2\tb\n3\tc\n"), "refused",
+             ("nocol.tsv has no column 'mt'; its columns are 'id', 'hyp'",),
+             options={"column": "mt"}),
+    BadInput("jsonl_bad_line", "JSONL: a line that is not JSON", "out.jsonl",
+             _b('{"hyp": "Das Haus ist klein ."}\n{"hyp": "Der Hund bellt ."\n'
+                '{"hyp": "Guten Morgen !"}\n'), "refused",
+             ("out.jsonl line 2 is not valid JSON: Expecting ',' delimiter (column 27)",
+              "fix that line"), options={"field": "hyp"}),
+    BadInput("jsonl_not_object", "JSONL: a line that is not an object", "list.jsonl",
+             _b('{"hyp": "a"}\n["b"]\n{"hyp": "c"}\n'), "refused",
+             ("list.jsonl line 2 holds a JSON array, not an object",), options={"field": "hyp"}),
+    BadInput("jsonl_missing_field", "JSONL: a record without the field", "field.jsonl",
+             _b('{"hyp": "a"}\n{"mt": "b"}\n{"hyp": "c"}\n'), "refused",
+             ("field.jsonl line 2 has no field 'hyp' (its fields: 'mt')",),
+             options={"field": "hyp"}),
+    BadInput("xml_malformed", "WMT XML that is not well-formed", "bad.xml",
+             _b('<dataset>\n<doc id="d1">\n<hyp system="S"><p><seg id="1">a</p></hyp>\n'
+                "</doc></dataset>\n"), "refused",
+             ("bad.xml is not well-formed XML: mismatched tag at line 3, column 35",)),
+    BadInput("xml_billion_laughs", "WMT XML with entity expansion (billion laughs)",
+             "laughs.xml", _raw(BILLION_LAUGHS), "refused",
+             ("laughs.xml declares a DTD (<!DOCTYPE ...>)", "refused for safety")),
+    BadInput("xml_external", "WMT XML with an external entity", "xxe.xml",
+             _raw(b'<?xml version="1.0"?>\n<!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+                  b'\n<dataset><doc id="d"><hyp system="S"><p><seg id="1">&x;</seg></p></hyp>'
+                  b"</doc></dataset>\n"), "refused",
+             ("xxe.xml declares a DTD", "refused for safety")),
+    BadInput("duplicate_names", "Duplicate system names", "sys.de", _b(GOOD), "loaded",
+             ("2 systems are named 'sys' (sys.de, sys.de); they are shown as 'sys', 'sys (2)'",),
+             also=(("sys.de", b"Das Haus .\nDer Hund .\nGuten Morgen .\n"),)),
+    BadInput("html_name", "A name with HTML in it", '<img src=x onerror="alert(1)">.de',
+             _b("<script>alert(2)</script>\n" + GOOD.split("\n", 1)[1]), "loaded", ()),
+)
+BY_KEY = {entry.key: entry for entry in CATALOGUE}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What loading an entry gives: the error message, or the loaded systems and their notes."""
+
+    error: str | None
+    systems: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def load(files: Sequence[tuple[str, bytes]], options: dict[str, str] | None = None,
+         reference: TextFile = REFERENCE) -> Outcome:
+    """Load system files next to ``reference`` as the app does: size, format, read, assemble."""
+    try:
+        read = []
+        for name, data in files:
+            check_size(data, name)
+            read.append(read_any(data, name, format=detect_format(name, data), **(options or {})))
+        dataset = assemble(read, [reference])
+    except InputError as error:
+        return Outcome(str(error))
+    return Outcome(None, tuple(dataset.systems), dataset.notes)
+
+
+def load_entry(entry: BadInput) -> Outcome:
+    return load([(entry.name, entry.data), *entry.also], entry.options)
+
+
+def user_message(entry: BadInput) -> str:
+    """The message the user reads for an entry (the app prefixes nothing; it appends APP_SUFFIX)."""
+    outcome = load_entry(entry)
+    if outcome.error is not None:
+        return outcome.error
+    return " ".join(outcome.notes) or f"(no message: loaded as {', '.join(outcome.systems)})"
+
+
+@pytest.mark.parametrize("entry", CATALOGUE, ids=lambda entry: entry.key)
+def test_each_bad_input_says_file_place_and_problem(entry):
+    outcome = load_entry(entry)
+    assert (outcome.error is None) == (entry.outcome == "loaded"), outcome
+    message = outcome.error if outcome.error is not None else " ".join(outcome.notes)
+    for piece in entry.expect:
+        assert piece in message, (piece, message)
+    if outcome.error is not None and entry.key not in ("mismatch", "one_line"):
+        assert outcome.error.startswith(entry.name), outcome.error  # the file comes first
+
+
+def test_every_refused_input_leaves_a_good_load_unchanged():
+    """assemble() is all or nothing: one bad file among good ones gives an error, no Dataset."""
+    good = load([("good.de", GOOD.encode())])
+    assert good.error is None and good.systems == ("good",)
+    for entry in CATALOGUE:
+        if entry.outcome == "refused" and entry.key != "over_limit":
+            outcome = load([("good.de", GOOD.encode()), (entry.name, entry.data)], entry.options)
+            assert outcome.error is not None and outcome.systems == (), entry.key
+
+
+def test_loaded_repairs_score_like_the_clean_file():
+    """BOM, CRLF, UTF-16 and old Mac endings change nothing in the segments or the score."""
+    clean = read_text(GOOD.encode(), "good.de").segments
+    expected = sacrebleu.corpus_bleu(list(clean), [list(REFERENCE.segments)]).score
+    for key in ("utf16_bom", "bom", "crlf", "old_mac"):
+        entry = BY_KEY[key]
+        segments = read_any(entry.data, entry.name).segments
+        assert segments == clean, key
+        assert bleu.corpus_bleu(list(segments), [list(REFERENCE.segments)]).score == \
+            pytest.approx(expected, abs=1e-12)
+
+
+def test_html_name_and_text_are_kept_literally():
+    entry = BY_KEY["html_name"]
+    outcome = load_entry(entry)
+    assert outcome.systems == ('<img src=x onerror="alert(1)">',)
+    assert read_any(entry.data, entry.name).segments[0] == "<script>alert(2)</script>"
+
+
+def test_duplicate_names_both_scored():
+    entry = BY_KEY["duplicate_names"]
+    assert load_entry(entry).systems == ("sys", "sys (2)")
+
+
+# --- the core BLEU API on the same kinds of input -------------------------------------------
+
+def test_core_api_refuses_misaligned_streams_naming_them():
+    with pytest.raises(LengthMismatchError) as caught:
+        bleu.corpus_bleu(["a", "b"], [["a", "b", "c"]])
+    assert str(caught.value) == ("The hypotheses have 2 segments, but the references have 3; "
+                                 "every stream needs one line per segment.")
+    assert isinstance(caught.value, InputError)
+
+
+@pytest.mark.parametrize(("hypotheses", "where"), [
+    (["a", b"bytes"], "hypotheses: segment 2 is bytes"),
+    (["a", None], "hypotheses: segment 2 is NoneType"),
+    ("one string", "hypotheses must be a list of strings, got str"),
+])
+def test_core_api_refuses_what_is_not_text(hypotheses, where):
+    with pytest.raises(InvalidTextError, match=where):
+        bleu.corpus_bleu(hypotheses, [["a", "b"]])
+
+
+def test_nul_characters_in_streams_score_as_sacrebleu():
+    """The readers refuse NUL bytes in files; the API takes them as text, as sacrebleu does."""
+    hyps = ["Das\x00Haus ist klein .", "Der Hund \x00 bellt .", "\x00"]
+    refs = [["Das\x00Haus ist klein .", "Der Hund bellt .", "Guten Morgen !"]]
+    ours = bleu.corpus_bleu(hyps, refs)
+    theirs = sacrebleu.corpus_bleu(hyps, refs)
+    assert ours.score == pytest.approx(theirs.score, abs=1e-9)
+    assert (list(ours.counts), list(ours.totals)) == (theirs.counts, theirs.totals)
+    # by hand: 4 + 5 + 1 unigrams ("\x00" alone is a token); 4 + 4 + 0 of them match
+    assert (ours.counts[0], ours.totals[0]) == (8, 10)
+
+
+def test_line_separators_inside_segments_score_as_sacrebleu():
+    """U+2028 and U+0085 read from a file stay inside the segment; BLEU splits words on them."""
+    entry = BY_KEY["separators"]
+    hyps = list(read_any(entry.data, entry.name).segments)
+    assert hyps[:2] == ["Das Haus\u2028ist sehr klein .", "Der Hund\x85bellt laut ."]
+    refs = [list(REFERENCE.segments)]
+    for tokenize in ("13a", "intl", "none", "char"):
+        ours = bleu.corpus_bleu(hyps, refs, tokenize=tokenize)
+        theirs = sacrebleu.corpus_bleu(hyps, refs, tokenize=tokenize)
+        assert ours.score == pytest.approx(theirs.score, abs=1e-9), tokenize
+        assert list(ours.counts) == theirs.counts, tokenize
+
+
+def test_300k_line_corpus_read_and_scored_end_to_end():
+    """100 copies of WMT17 en-de (300,400 lines): every count is 100 times one copy's, so the
+    score equals sacrebleu's on the single copy (ratios and precisions do not change)."""
+    copies = 100
+    hyp_file = read_text(SYS17.read_bytes() * copies, SYS17.name)
+    ref_file = read_text(REF17.read_bytes() * copies, REF17.name)
+    dataset = assemble([hyp_file], [ref_file])
+    assert dataset.n_segments == 3004 * copies == 300_400
+    one = sacrebleu.corpus_bleu(list(hyp_file.segments[:3004]), [list(ref_file.segments[:3004])])
+    got = bleu.corpus_bleu(list(hyp_file.segments), list(map(list, dataset.reference_streams)))
+    assert list(got.counts) == [c * copies for c in one.counts]
+    assert list(got.totals) == [t * copies for t in one.totals]
+    assert (got.sys_len, got.ref_len) == (one.sys_len * copies, one.ref_len * copies)
+    assert got.score == pytest.approx(one.score, abs=1e-9)
+    assert round(got.score, 2) == 22.67  # published: C-3MA, newstest2017 (sacrebleu test.sh)
+
+
+# --- the note: docs/bad_inputs.md --------------------------------------------------------------
+
+def render_doc() -> str:
+    """docs/bad_inputs.md: every catalogue entry with the exact message the user reads."""
+    lines = [
+        "# Bad inputs and what the user is told",
+        "",
+        "Generated from `tests/io/test_bad_inputs.py` (`CATALOGUE`); `test_doc_is_current`",
+        "fails when this file and the code disagree. Regenerate it with",
+        "`python tests/io/test_bad_inputs.py > docs/bad_inputs.md`.",
+        "",
+        "Each file is uploaded as a system output next to a 3-line reference `ref.de`. A",
+        "**refused** file changes nothing: the app shows the message as an error followed by",
+        f"\"{APP_SUFFIX.format(label='<what was loaded before>')}\" and keeps showing the",
+        "data loaded before (tests/app/test_bad_inputs_app.py checks this for each entry).",
+        "A **loaded** file is scored; the message is a warning shown above the page.",
+        "",
+        f"Upload limit: {MAX_UPLOAD_MB} MB per file (`server.maxUploadSize` in",
+        "`.streamlit/config.toml`, `bleu.io.MAX_UPLOAD_MB` in the core). In a browser,",
+        "Streamlit's uploader refuses a larger file itself, before it is sent, with its own",
+        f"message under the file: \"File must be {MAX_UPLOAD_MB:.1f}MB or smaller.\" (checked by",
+        "tests/browser/test_security.py); the app never sees the file and keeps its data. A",
+        "file that reaches the app another way is refused with the message below.",
+        "",
+        "A 300,000-line upload is read, aligned and scored: 100 copies of WMT17 en-de (300,400",
+        "lines) score exactly what sacrebleu gives for one copy, in the core",
+        "(tests/io/test_bad_inputs.py) and through the app (tests/app/test_bad_inputs_app.py);",
+        "`benchmarks/bench_upload_300k.py` times that upload and reports the memory it takes.",
+        "",
+        "| Input | File | Outcome | Message the user reads |",
+        "|---|---|---|---|",
+    ]
+    for entry in CATALOGUE:
+        message = user_message(entry).replace("|", "\\|").replace("\n", " ")
+        name = entry.name.replace("|", "\\|")  # a code span shows < and > literally
+        message = message.replace("<", "&lt;")
+        lines.append(f"| {entry.title} | `{name}` | {entry.outcome} | {message} |")
+    return "\n".join(lines) + "\n"
+
+
+def test_doc_is_current():
+    assert DOC.read_text(encoding="utf-8") == render_doc(), (
+        "docs/bad_inputs.md is out of date: python tests/io/test_bad_inputs.py > "
+        "docs/bad_inputs.md")
+
+
+if __name__ == "__main__":
+    sys.stdout.write(render_doc())

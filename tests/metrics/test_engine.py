@@ -1,0 +1,227 @@
+"""The fast paths of the engine against the slow reference paths.
+
+- Tokenizers: ``words(lines)`` (Arrow, byte/code-point classes) against the line-by-line
+  ``__call__`` and against sacrebleu's tokenizer, on real data and generated text.
+- Statistics: ``ReferenceTable.segment_stats`` (both the cached-table path and the joint-sort
+  path, with chunk boundaries everywhere) against ``segment_stats_reference`` (Counters).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as SacreTokenizer13a
+from sacrebleu.tokenizers.tokenizer_char import TokenizerChar as SacreTokenizerChar
+from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International as SacreTokenizerIntl
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh as SacreTokenizerZh
+
+from bleu.errors import InvalidTextError
+from bleu.metrics import bleu_engine as stats
+from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.tokenizers import get_tokenizer
+from bleu.metrics.tokenizers.words import PY_WHITESPACE, split_words
+
+REPO = Path(__file__).resolve().parents[2]
+DATA = REPO.parent / "shared" / "data"
+
+SACRE = {
+    "13a": SacreTokenizer13a(),
+    "intl": SacreTokenizerIntl(),
+    "zh": SacreTokenizerZh(),
+    "char": SacreTokenizerChar(),
+}
+# Real files per tokenizer: German, English with C1 control characters, Chinese, Japanese.
+REAL_FILES = {
+    "13a": ["wmt17_newstest2017_en-de/newstest2017.en-de.ref.de",
+            "compare-mt_ted_sk-en/ted.ref.detok.eng",
+            "wmt22_generaltest2022_en-zh/generaltest2022.en-zh.ref.A.zh"],
+    "intl": ["wmt17_newstest2017_en-de/newstest2017.en-de.ref.de",
+             "wmt22_generaltest2022_en-zh/generaltest2022.en-zh.ref.A.zh"],
+    "zh": ["wmt22_generaltest2022_en-zh/generaltest2022.en-zh.ref.A.zh",
+           "wmt21_newstest2021_zh-en/newstest2021.zh-en.ref.A.en"],
+    "char": ["wmt22_generaltest2022_en-ja/generaltest2022.en-ja.ref.A.ja"],
+}
+# Characters where the rules have edge cases: marks, digits, dashes, rule-1 punctuation,
+# entities, every kind of whitespace, CJK and fullwidth forms, symbols, a BOM.
+EDGE_ALPHABET = [
+    *".,-0123456789a( )&;<>'\"_/", "&amp;", "&quot;", "<skipped>", "\t", "\r", "\x0b",
+    "\x1c", "\x1f", "\x85", "\xa0",
+    "\u1680", "\u2000", "\u2009", "\u2028", "\u202f", "\u3000", "中", "，", "。", "０",
+    "\u2026", "“", "€", "ä", "\ufeff", "\U0001d7ce", "\U00020000", "$", "+", "^", "ⅷ", "½",
+    "٣", "«", "—", "¿",
+]
+edge_text = st.lists(st.sampled_from(EDGE_ALPHABET), max_size=14).map("".join)
+
+
+def read_lines(relative: str) -> list[str]:
+    lines = (DATA / relative).read_text(encoding="utf-8").split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
+def word_lists(name: str, lines: list[str]) -> list[list[str]]:
+    """The fast path's words, regrouped per line."""
+    words, offsets = get_tokenizer(name).words(lines)
+    flat = [w if isinstance(w, str) else w.decode("utf-8", "surrogatepass")
+            for w in words.to_pylist()]
+    assert len(offsets) == len(lines) + 1
+    return [flat[offsets[i] : offsets[i + 1]] for i in range(len(lines))]
+
+
+def test_python_whitespace_table_is_complete() -> None:
+    every = [chr(code) for code in range(0x110000)]
+    assert "".join(c for c in every if c.isspace()) == PY_WHITESPACE
+
+
+def test_split_words_splits_on_exactly_python_whitespace() -> None:
+    text = "x".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF and c != 10)
+    words, offsets = split_words(text, 1)
+    assert words.to_pylist() == text.split()
+    assert offsets.tolist() == [0, len(words)]
+
+
+# Runs of whitespace among long lines: where Arrow's own utf8_split_whitespace goes wrong.
+spaced_line = st.lists(st.sampled_from(["the", " ", "\t", "\x1f", "$", "\u3000", "≥", ""]),
+                       max_size=8).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(st.one_of(spaced_line, st.tuples(spaced_line, st.integers(1, 200)).map(
+    lambda pair: " ".join([pair[0]] * pair[1]))), max_size=10))
+def test_split_words_equals_str_split(lines: list[str]) -> None:
+    words, offsets = split_words("\n".join(lines), len(lines))
+    flat = words.to_pylist()
+    assert [flat[offsets[i] : offsets[i + 1]] for i in range(len(lines))] == [
+        line.split() for line in lines]
+
+
+@pytest.mark.parametrize(("name", "relative"),
+                         [(name, path) for name, paths in REAL_FILES.items() for path in paths])
+def test_words_match_sacrebleu_on_real_data(name: str, relative: str) -> None:
+    lines = read_lines(relative)
+    expected = [SACRE[name](line.rstrip()).split() for line in lines]
+    assert word_lists(name, lines) == expected
+
+
+@pytest.mark.parametrize("name", ["13a", "intl", "zh", "char", "none"])
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(edge_text, max_size=6))
+def test_words_match_line_path_on_generated_text(name: str, lines: list[str]) -> None:
+    tokenizer = get_tokenizer(name)
+    expected = [tokenizer(line.rstrip()).split() for line in lines]
+    assert word_lists(name, lines) == expected
+    if name in SACRE:
+        assert expected == [SACRE[name](line.rstrip()).split() for line in lines]
+
+
+@pytest.mark.parametrize("name", ["13a", "zh", "char"])
+def test_words_fall_back_on_newlines_and_surrogates(name: str) -> None:
+    lines = ["a.b -\nc 3.5", "x\ud800y 1,2 ", "", "  "]
+    expected = [SACRE[name](line.rstrip()).split() for line in lines]
+    assert word_lists(name, lines) == expected
+
+
+def test_split_words_keeps_empty_lines() -> None:
+    words, offsets = split_words("a  b\n\n  \n c ", 4)
+    assert words.to_pylist() == ["a", "b", "c"]
+    assert offsets.tolist() == [0, 2, 2, 2, 3]
+
+
+def test_tokenized_period_count() -> None:
+    assert stats.tokenized_period_count([]) == 0
+    assert stats.tokenized_period_count(["a .", "b.", " .", ".", "a . b"]) == 2
+    assert stats.tokenized_period_count(["a .\nb", "x ."]) == 1  # a newline inside a line
+    assert stats.tokenized_period_count(["x", "a ."]) == 1  # the last line counts too
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["a", " ", ".", " .", "\n", "x ."]), max_size=6)
+                .map("".join), max_size=8))
+def test_tokenized_period_count_counts_lines_ending_in_a_spaced_period(lines: list[str]) -> None:
+    """The joined-text count equals sacrebleu's test, ``line.endswith(" .")`` line by line."""
+    assert stats.tokenized_period_count(lines) == sum(line.endswith(" .") for line in lines)
+
+
+def test_unique_inverse_equals_numpy() -> None:
+    keys = np.random.default_rng(5).integers(0, 50, 2000) << np.int64(32)
+    unique, inverse = stats._unique_inverse(keys)
+    expected_unique, expected_inverse = np.unique(keys, return_inverse=True)
+    assert unique.tolist() == expected_unique.tolist()
+    assert inverse.tolist() == expected_inverse.tolist()
+
+
+def reference_stats(hyps: list[str], refs: list[list[str | None]],
+                    options: BLEUOptions) -> list[list[int]]:
+    """The Counter-based statistics, segment by segment."""
+    rows = []
+    for i, hyp in enumerate(hyps):
+        refs_tokens = [stats.tokenize_line(stream[i], options) for stream in refs
+                       if stream[i] is not None]
+        rows.append(stats.segment_stats_reference(stats.tokenize_line(hyp, options),
+                                                  refs_tokens, options.max_ngram_order))
+    return rows
+
+
+def fast_stats(hyps: list[str], refs: list[list[str | None]], options: BLEUOptions,
+               chunk: int, cached: bool) -> list[list[int]]:
+    """The engine's statistics, with counted tables kept (``cached``) or counted jointly."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(stats, "CACHE_ENTRIES", 1 << 40 if cached else 0)
+        table = stats.ReferenceTable(refs, options, chunk_segments=chunk)
+    assert (table._counted is not None) == cached
+    return table.segment_stats(hyps).tolist()
+
+
+words = st.sampled_from(["a", "b", "c", "a.", "1,5", "-", "x-1", "(", "中", "é"])
+segment = st.lists(words, max_size=9).map(" ".join)
+
+
+@st.composite
+def corpora(draw: st.DrawFn) -> tuple[list[str], list[list[str | None]]]:
+    n = draw(st.integers(1, 7))
+    hyps = draw(st.lists(segment, min_size=n, max_size=n))
+    n_refs = draw(st.integers(1, 3))
+    refs: list[list[str | None]] = [draw(st.lists(segment, min_size=n, max_size=n))
+                                    for _ in range(n_refs)]
+    for i in range(n):  # some references missing (None), never all of one segment
+        for k in range(1, n_refs):
+            if draw(st.booleans()):
+                refs[k][i] = None
+    return hyps, refs
+
+
+@pytest.mark.parametrize("cached", [True, False])
+@settings(max_examples=150, deadline=None)
+@given(corpus=corpora(), chunk=st.integers(1, 4), order=st.integers(1, 5),
+       tokenize=st.sampled_from(["13a", "zh", "char", "none"]), lowercase=st.booleans())
+def test_segment_stats_match_reference_on_generated(
+        cached: bool, corpus: tuple[list[str], list[list[str | None]]], chunk: int, order: int,
+        tokenize: str, lowercase: bool) -> None:
+    hyps, refs = corpus
+    options = BLEUOptions(tokenize=tokenize, lowercase=lowercase, max_ngram_order=order)
+    expected = reference_stats(hyps, refs, options)
+    assert fast_stats(hyps, refs, options, chunk, cached) == expected
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_segment_stats_match_reference_on_real_data(cached: bool) -> None:
+    folder = "wmt21_newstest2021_en-de/newstest2021.en-de"
+    refs: list[list[str | None]] = [read_lines(f"{folder}.ref.{k}.de") for k in "ACD"]
+    hyps = read_lines(f"{folder}.hyp.Online-W.de")
+    hyps[5] = ""  # an empty hypothesis and an empty reference, at a chunk boundary
+    refs[1][99] = ""
+    options = BLEUOptions()
+    expected = reference_stats(hyps, refs, options)
+    assert fast_stats(hyps, refs, options, 100, cached) == expected
+
+
+def test_check_text_stream_still_names_the_culprit() -> None:
+    stats.check_text_stream(["a", "b"], "hypotheses")
+    stats.check_text_stream(["a", None], "reference stream 1", allow_none=True)
+    with pytest.raises(InvalidTextError, match="segment 2 is NoneType"):
+        stats.check_text_stream(["a", None], "hypotheses")
+    with pytest.raises(InvalidTextError, match="segment 3 is int"):
+        stats.check_text_stream(["a", "b", 3], "hypotheses")

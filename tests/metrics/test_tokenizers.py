@@ -1,0 +1,152 @@
+"""Our tokenizers give sacrebleu's tokens: line by line and through the whole-stream fast paths.
+
+The stream paths join lines with private markers (U+E000..U+E003, U+1D7CE) and fall back to the
+line-by-line path when user text holds one of them or a newline; generated text holds all of
+those, so the fallback is exercised as well as the fast path.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import DATA_DIR, FRAGMENTS, read_lines, segment_text
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
+from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+from bleu.metrics.bleu_engine import BLEUOptions, tokenize_line
+from bleu.metrics.tokenizers import TOKENIZER_NAMES, get_tokenizer
+from bleu.metrics.tokenizers.base import PRIVATE_MARKERS
+
+SACREBLEU = {
+    "13a": Tokenizer13a(),
+    "intl": TokenizerV14International(),
+    "zh": TokenizerZh(),
+    "char": TokenizerChar(),
+    "none": NoneTokenizer(),
+}
+NAMES = list(SACREBLEU)
+#: fragments with no private marker and no newline: the stream fast path takes these
+PLAIN = [f for f in FRAGMENTS if not any(m in f for m in (*PRIVATE_MARKERS, "\n", "\U0001d7ce"))]
+
+
+def _assert_stream_matches(name: str, lines: list[str]) -> None:
+    """tokenize_stream's line i splits into sacrebleu's tokens of line i (right-stripped)."""
+    out = get_tokenizer(name).tokenize_stream(lines).split("\n")
+    assert len(out) == len(lines)
+    theirs = SACREBLEU[name]
+    for i, (ours_line, line) in enumerate(zip(out, lines, strict=True)):
+        assert ours_line.split() == theirs(line.rstrip()).split(), (name, i, line)
+
+
+def test_every_rule_tokenizer_is_compared() -> None:
+    assert set(NAMES) | {"ja-mecab", "ko-mecab"} == set(TOKENIZER_NAMES)
+
+
+def test_generated_text_holds_the_markers() -> None:
+    """The fallback for private markers is only tested if the generator can produce them."""
+    assert all(marker in FRAGMENTS for marker in PRIVATE_MARKERS)
+    assert "\U0001d7ce" in FRAGMENTS and "\n" in FRAGMENTS
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=200, deadline=None)
+@given(lines=st.lists(segment_text, min_size=1, max_size=8))
+def test_stream_equals_sacrebleu_on_generated_text(name: str, lines: list[str]) -> None:
+    _assert_stream_matches(name, lines)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=200, deadline=None)
+@given(line=segment_text)
+def test_line_call_equals_sacrebleu(name: str, line: str) -> None:
+    """Our one-line call gives sacrebleu's string (up to spacing) on the right-stripped line."""
+    assert get_tokenizer(name)(line.rstrip()).split() == SACREBLEU[name](line.rstrip()).split()
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=100, deadline=None)
+@given(lines=st.lists(st.lists(st.sampled_from(PLAIN), max_size=12).map("".join),
+                      min_size=1, max_size=10))
+def test_stream_fast_path_on_marker_free_text(name: str, lines: list[str]) -> None:
+    """Text without markers or newlines: the whole-stream regex formulation must hold alone."""
+    assert not any(m in "".join(lines) for m in (*PRIVATE_MARKERS, "\n", "\U0001d7ce"))
+    _assert_stream_matches(name, lines)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("marker", [*PRIVATE_MARKERS, "\U0001d7ce", "\n"])
+def test_marker_in_user_text_falls_back(name: str, marker: str) -> None:
+    lines = [f"a{marker}b 3{marker}.5 x.", f"{marker}", "1,000. --", f"end{marker}"]
+    _assert_stream_matches(name, lines)
+
+
+@pytest.mark.parametrize(("name", "lowercase"), [(n, lc) for n in NAMES for lc in (False, True)])
+@settings(max_examples=100, deadline=None)
+@given(line=segment_text)
+def test_tokenize_line_is_bleu_preprocessing(name: str, lowercase: bool, line: str) -> None:
+    """tokenize_line = sacrebleu's BLEU preprocessing: lowercase, rstrip, tokenize, split."""
+    text = line.lower() if lowercase else line
+    expected = SACREBLEU[name](text.rstrip()).split()
+    assert tokenize_line(line, BLEUOptions(tokenize=name, lowercase=lowercase)) == expected
+
+
+# Real data: each test set's references with its own tokenizer, and every tokenizer on one
+# reference per target language.
+PROPER = {
+    "wmt17_newstest2017_en-de/newstest2017.en-de.ref.de": "13a",
+    "wmt21_newstest2021_en-de/newstest2021.en-de.ref.A.de": "13a",
+    "wmt21_newstest2021_zh-en/newstest2021.zh-en.ref.A.en": "13a",
+    "wmt22_generaltest2022_en-de/generaltest2022.en-de.ref.B.de": "13a",
+    "wmt22_generaltest2022_en-zh/generaltest2022.en-zh.ref.B.zh": "zh",
+    "wmt22_generaltest2022_en-ja/generaltest2022.en-ja.ref.A.ja": "char",
+    "compare-mt_ted_sk-en/ted.ref.detok.eng": "13a",
+    "compare-mt_ted_sk-en/ted.ref.eng": "none",
+    "compare-mt_multited_ja/multited.ref.jpn": "none",
+}
+ONE_PER_LANGUAGE = [
+    "wmt21_newstest2021_en-de/newstest2021.en-de.ref.A.de",
+    "compare-mt_ted_sk-en/ted.ref.detok.eng",
+    "wmt22_generaltest2022_en-zh/generaltest2022.en-zh.ref.A.zh",
+    "wmt22_generaltest2022_en-ja/generaltest2022.en-ja.ref.A.ja",
+]
+
+
+@pytest.mark.parametrize(("file", "name"), [
+    *PROPER.items(), *((f, n) for f in ONE_PER_LANGUAGE for n in NAMES if PROPER.get(f) != n),
+])
+def test_real_data_tokens_equal_sacrebleu(file: str, name: str) -> None:
+    _assert_stream_matches(name, read_lines(DATA_DIR / file))
+
+
+def test_mecab_tagger_is_never_entered_by_two_threads_at_once() -> None:
+    """MeCab's Tagger is not thread-safe and the engine scores chunks on threads: the wrapper
+    must serialise its calls (a stand-in tagger detects an overlap)."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bleu.metrics.tokenizers.mecab import _MecabTokenizer
+
+    class OverlapDetectingTagger:
+        inside, overlaps = 0, 0
+        guard = threading.Lock()
+
+        def parse(self, text: str) -> str:
+            with self.guard:
+                self.inside += 1
+                self.overlaps += self.inside > 1
+            time.sleep(0.002)
+            with self.guard:
+                self.inside -= 1
+            return " ".join(text)
+
+    tagger = OverlapDetectingTagger()
+    tokenizer = _MecabTokenizer(tagger)
+    with ThreadPoolExecutor(4) as pool:
+        out = list(pool.map(tokenizer, [f"line {k}" for k in range(40)]))
+    assert out[3] == " ".join("line 3")
+    assert tagger.overlaps == 0
