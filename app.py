@@ -13,7 +13,7 @@ os.environ.setdefault("BLEU_THREADS", "1")
 
 import streamlit as st
 
-from views import _common, _metrics, _url
+from views import _metrics, _session, _sidebar, _url
 
 st.set_page_config(page_title="BLEU Explorer", page_icon=":material/translate:", layout="wide")
 
@@ -31,9 +31,9 @@ PAGES = [
 
 navigation = st.navigation(PAGES)
 _url.restore(PAGES, navigation)
-_common.sidebar()
+_sidebar.sidebar()
 _metrics.sidebar()
-_common.show_messages()
+_session.show_messages()
 _url.save(navigation)  # before the page too: a page that ends early (st.stop) keeps its link
 navigation.run()
 _url.save(navigation)

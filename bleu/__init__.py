@@ -1,47 +1,68 @@
-"""BLEU Explorer's core: BLEU exactly as sacrebleu computes it, faster, with explanations.
+"""BLEU Explorer's core: BLEU, chrF and TER exactly as sacrebleu computes them, faster, with
+explanations and significance tests.
 
-No Streamlit here: everything the app shows is computable from Python (and a notebook).
+No Streamlit here: everything the app shows is computable from Python (and a notebook). The
+names below load on first use, so ``import bleu`` costs next to nothing: a script that scores
+one file pays only for what it calls.
 """
 
-from ._version import __version__
-from .errors import InputError
-from .metrics.bleu import BLEU, corpus_bleu, segment_stats, sentence_bleu, signature
-from .metrics.bleu_score import BLEUOptions, BLEUScore, score_from_stats, scores_from_stats
-from .metrics.explain import explain
-from .metrics.significance import (
-    PairwiseComparison,
-    SignificanceResult,
-    bootstrap_ci,
-    bootstrap_ci_from_stats,
-    paired_approximate_randomization,
-    paired_ar_from_stats,
-    paired_bootstrap,
-    paired_bootstrap_from_stats,
-    pairwise_significance,
-    significance_signature,
-)
+from __future__ import annotations
 
-__all__ = [
-    "BLEU",
-    "BLEUOptions",
-    "BLEUScore",
-    "InputError",
-    "PairwiseComparison",
-    "SignificanceResult",
-    "__version__",
-    "bootstrap_ci",
-    "bootstrap_ci_from_stats",
-    "corpus_bleu",
-    "explain",
-    "paired_approximate_randomization",
-    "paired_ar_from_stats",
-    "paired_bootstrap",
-    "paired_bootstrap_from_stats",
-    "pairwise_significance",
-    "score_from_stats",
-    "scores_from_stats",
-    "segment_stats",
-    "sentence_bleu",
-    "signature",
-    "significance_signature",
-]
+import importlib
+from typing import Any
+
+from ._version import __version__
+
+#: public name -> the module that defines it
+_EXPORTS = {
+    "BLEU": "metrics.bleu",
+    "corpus_bleu": "metrics.bleu",
+    "sentence_bleu": "metrics.bleu",
+    "segment_stats": "metrics.bleu",
+    "signature": "metrics.bleu",
+    "BLEUOptions": "metrics.bleu_score",
+    "BLEUScore": "metrics.bleu_score",
+    "score_from_stats": "metrics.bleu_score",
+    "scores_from_stats": "metrics.bleu_score",
+    "CHRF": "metrics.chrf",
+    "CHRFScore": "metrics.chrf",
+    "corpus_chrf": "metrics.chrf",
+    "sentence_chrf": "metrics.chrf",
+    "TER": "metrics.ter",
+    "TERScore": "metrics.ter",
+    "corpus_ter": "metrics.ter",
+    "sentence_ter": "metrics.ter",
+    "explain": "metrics.explain",
+    "SignificanceResult": "metrics.base",
+    "PairwiseComparison": "metrics.significance",
+    "bootstrap_ci": "metrics.significance",
+    "bootstrap_ci_from_stats": "metrics.significance",
+    "paired_approximate_randomization": "metrics.significance",
+    "paired_ar_from_stats": "metrics.significance",
+    "paired_bootstrap": "metrics.significance",
+    "paired_bootstrap_from_stats": "metrics.significance",
+    "pairwise_significance": "metrics.significance",
+    "significance_signature": "metrics.significance",
+    "set_threads": "metrics.threads",
+    "InputError": "errors",
+}
+#: subpackages reachable as attributes (``bleu.charts.dashboard(...)`` after ``import bleu``)
+_SUBPACKAGES = ("analysis", "charts", "cli", "io", "metrics", "workspace")
+
+__all__ = ["__version__", *sorted(_EXPORTS)]
+
+
+def __getattr__(name: str) -> Any:
+    """Import the module that defines ``name`` on first use (PEP 562)."""
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f".{_EXPORTS[name]}", __name__), name)
+    elif name in _SUBPACKAGES:
+        value = importlib.import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module 'bleu' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_EXPORTS, *_SUBPACKAGES})

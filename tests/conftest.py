@@ -6,7 +6,8 @@ import gzip
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -174,3 +175,30 @@ segment_text = st.one_of(
     st.tuples(st.lists(st.sampled_from(FRAGMENTS), min_size=1, max_size=4).map(" ".join),
               st.integers(50, 300)).map(lambda pair: " ".join([pair[0]] * pair[1])),
 )
+
+
+# --- The plain-Python oracle of BLEU statistics (Counters), for engine checks -----------------
+
+def ngram_counts(tokens: Sequence[str], max_order: int) -> Counter[tuple[str, ...]]:
+    """All n-grams of orders 1..max_order with their counts."""
+    return Counter(
+        tuple(tokens[i : i + n]) for n in range(1, max_order + 1)
+        for i in range(len(tokens) - n + 1)
+    )
+
+
+def counter_segment_stats(hyp_tokens: Sequence[str], refs_tokens: Sequence[Sequence[str]],
+                          max_order: int) -> list[int]:
+    """One segment's statistics with Counters: the simplest correct formulation, for checks."""
+    hyp = ngram_counts(hyp_tokens, max_order)
+    best: Counter[tuple[str, ...]] = Counter()
+    for ref in refs_tokens:
+        for gram, count in ngram_counts(ref, max_order).items():
+            best[gram] = max(best[gram], count)
+    lengths = [len(r) for r in refs_tokens]
+    ref_len = min(lengths, key=lambda length: (abs(len(hyp_tokens) - length), length))
+    matches, totals = [0] * max_order, [0] * max_order
+    for gram, count in hyp.items():
+        totals[len(gram) - 1] += count
+        matches[len(gram) - 1] += min(count, best.get(gram, 0))
+    return [len(hyp_tokens), ref_len, *matches, *totals]

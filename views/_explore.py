@@ -1,38 +1,38 @@
 """Streamlit glue shared by the Sentences and Compare pages: system pair, cached tables, details.
 
-Everything here reads the loaded data and options through ``views._common`` and caches core
-results on content hashes, so that after the first load an interaction only filters or redraws.
+Everything here reads the loaded data and options through ``views._session``/``views._state``
+and caches core results on content (``_compute.HASH_FUNCS``), so that after the first load an
+interaction only filters or redraws.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 import bleu
 from bleu.analysis import compare, highlight
+from bleu.analysis.escaping import escape_markdown
 from bleu.analysis.segments import (
     reference_lengths,
     sentence_options,
     sentence_scores,
     sentence_table,
 )
+from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu_score import BLEUOptions
 from bleu.metrics.explain import Explanation
-from views import _common
-
-SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
+from views import _compute, _state
 
 
 def pair_picker(prefix: str, names: Sequence[str]) -> tuple[str, str]:
     """Two system selectboxes (keys ``{prefix}_a``, ``{prefix}_b``): A defaults to the baseline."""
     names = list(names)
     state = st.session_state
-    baseline = state.get("baseline")
+    baseline = state.get(_state.BASELINE)
     if state.get(f"{prefix}_a") not in names:
         state[f"{prefix}_a"] = baseline if baseline in names else names[0]
     if state.get(f"{prefix}_b") not in names:
@@ -49,11 +49,12 @@ def pair_picker(prefix: str, names: Sequence[str]) -> tuple[str, str]:
 def sentence_smoothing() -> BLEUOptions:
     """The sentence-BLEU options: the sidebar's tokenization, this selectbox's smoothing."""
     method = st.selectbox(
-        "Sentence BLEU smoothing", SMOOTH_METHODS,
-        index=_common.kept_index("sentence_smooth", SMOOTH_METHODS, "exp"), key="sentence_smooth",
+        "Sentence BLEU smoothing", _state.SMOOTH_METHODS,
+        index=_state.kept_index(_state.SENTENCE_SMOOTH, _state.SMOOTH_METHODS, "exp"),
+        key=_state.SENTENCE_SMOOTH,
         help="Sentence BLEU as sacrebleu computes it: effective order, and exp smoothing by "
              "default. Corpus scores use the sidebar's options.")
-    return sentence_options(_common.options(), method)
+    return sentence_options(_state.options(), method)
 
 
 def documents(data: Dataset) -> tuple[str, ...] | None:
@@ -65,37 +66,34 @@ def documents(data: Dataset) -> tuple[str, ...] | None:
     return None
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
-def _table(systems: tuple[tuple[str, str], ...], references_key: str, options: BLEUOptions,
-           sentence: BLEUOptions, pair: tuple[str, str], _data: Dataset,
-           _stats: dict[str, np.ndarray]) -> pd.DataFrame:
+@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
+def _table(data: Dataset, options: BLEUOptions, sentence: BLEUOptions,
+           pair: tuple[str, str]) -> pd.DataFrame:
     return sentence_table(
-        {name: file.segments for name, file in _data.systems.items()},
-        _data.reference_streams, _stats, options, sentence=sentence,
-        source=_data.source.segments if _data.source else None,
-        documents=documents(_data), pair=pair)
+        {name: file.segments for name, file in data.systems.items()},
+        data.reference_streams, _compute.system_stats(data, options), options,
+        sentence=sentence, source=data.source.segments if data.source else None,
+        documents=documents(data), pair=pair)
 
 
 def table(data: Dataset, sentence: BLEUOptions, pair: tuple[str, str]) -> pd.DataFrame:
-    """The sentence table of the loaded data (cached; callers must not modify it)."""
-    options = _common.options()
-    stats = _common.system_stats(data, options)
-    return _table(tuple(data.system_keys.items()), data.references_key, options, sentence,
-                  pair, data, stats)
+    """The sentence table of the loaded data (cached; every call gets its own copy)."""
+    options = _state.options()
+    _compute.system_stats(data, options)  # the progress bar, outside the cached function
+    return _table(data, options, sentence, pair)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def _ngram_differences(key_a: str, key_b: str, references_key: str, options: BLEUOptions,
-                       _a: tuple[str, ...], _b: tuple[str, ...],
-                       _references: tuple[tuple[str, ...], ...]) -> compare.NgramDifferences:
-    return compare.ngram_differences(_a, _b, _references, options)
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
+def _ngram_differences(a: TextFile, b: TextFile, references: tuple[TextFile, ...],
+                       options: BLEUOptions) -> compare.NgramDifferences:
+    return compare.ngram_differences(a.segments, b.segments,
+                                      [ref.segments for ref in references], options)
 
 
 def ngram_differences(data: Dataset, a: str, b: str) -> compare.NgramDifferences:
     """The n-grams A matches more often than B and the reverse (cached per pair and options)."""
-    return _ngram_differences(data.system_keys[a], data.system_keys[b], data.references_key,
-                              _common.options(), data.systems[a].segments,
-                              data.systems[b].segments, data.reference_streams)
+    return _ngram_differences(data.systems[a], data.systems[b], data.references,
+                              _state.options())
 
 
 def segment_references(data: Dataset, segment: int) -> list[str | None]:
@@ -118,7 +116,7 @@ def segment_detail(data: Dataset, a: str, b: str, segment: int, sentence: BLEUOp
     order = sentence.max_ngram_order
     st.markdown(f"**Segment {segment}**")
     if data.source is not None:
-        st.caption("Source: " + _common.md_escape(data.source.segments[segment - 1]))
+        st.caption("Source: " + escape_markdown(data.source.segments[segment - 1]))
     toggles = st.columns(order)
     shown = [n for n in range(1, order + 1)
              if toggles[n - 1].checkbox(f"{n}-grams", value=n <= 2, key=f"{key}_order_{n}")]
@@ -128,25 +126,25 @@ def segment_detail(data: Dataset, a: str, b: str, segment: int, sentence: BLEUOp
     for column, (name, explanation) in zip(columns, explained.items(), strict=True):
         other = explained[b if name == a else a] if len(explained) > 1 else None
         with column:
-            st.markdown(f"**{_common.md_escape(name)}**: sentence BLEU "
+            st.markdown(f"**{escape_markdown(name)}**: sentence BLEU "
                         f"{explanation.score.score:.2f}")
             st.markdown(highlight.segment_html(explanation, shown, contrast=other, label=name),
                         unsafe_allow_html=True)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def _buckets(key_a: str, key_b: str, references_key: str, options: BLEUOptions,
-             sentence: BLEUOptions, analysis: str, n_samples: int, _data: Dataset, a: str,
-             b: str) -> pd.DataFrame:
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
+def _buckets(a: TextFile, b: TextFile, references: tuple[TextFile, ...], options: BLEUOptions,
+             sentence: BLEUOptions, analysis: str, n_samples: int,
+             frequencies: dict[str, int] | None) -> pd.DataFrame:
     if analysis == "word frequency":
         return compare.word_accuracy_by_frequency(
-            {a: _data.systems[a].segments, b: _data.systems[b].segments},
-            _data.reference_streams[0], options, n_samples=n_samples)
-    stats = _common.system_stats(_data, options)
-    pair = {a: stats[a], b: stats[b]}
+            {"A": a.segments, "B": b.segments}, references[0].segments, options,
+            frequencies=frequencies, n_samples=n_samples)
+    pair = {"A": _compute.stats_of(a, references, options),
+            "B": _compute.stats_of(b, references, options)}
     if analysis == "reference length":
         cutoffs = compare.LENGTH_CUTOFFS
-        lengths = reference_lengths(_data.reference_streams, options)
+        lengths = reference_lengths([ref.segments for ref in references], options)
         values = {name: lengths for name in pair}
     elif analysis == "length difference":
         cutoffs = compare.LENGTH_DIFF_CUTOFFS
@@ -160,11 +158,12 @@ def _buckets(key_a: str, key_b: str, references_key: str, options: BLEUOptions,
 
 
 def buckets(data: Dataset, a: str, b: str, analysis: str, sentence: BLEUOptions,
-            n_samples: int) -> pd.DataFrame:
+            n_samples: int, frequencies: dict[str, int] | None = None) -> pd.DataFrame:
     """compare-mt's bucket analyses for A and B with bootstrap intervals (cached).
 
     ``analysis``: ``reference length``, ``length difference``, ``sentence BLEU`` or
-    ``word frequency``.
+    ``word frequency`` (``frequencies``: training-data word counts, else the reference's).
     """
-    return _buckets(data.system_keys[a], data.system_keys[b], data.references_key,
-                    _common.options(), sentence, analysis, n_samples, data, a, b)
+    found = _buckets(data.systems[a], data.systems[b], data.references, _state.options(),
+                     sentence, analysis, n_samples, frequencies)
+    return found.assign(system=found["system"].map({"A": a, "B": b}))

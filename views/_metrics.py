@@ -21,12 +21,12 @@ from bleu.analysis.other_metrics import METRICS, MetricResult, MetricSignificanc
 from bleu.analysis.segments import sentence_options, sentence_scores
 from bleu.errors import InputError
 from bleu.io.dataset import Dataset, load_folder
-from views import _common
+from views import _compute, _session, _state, _workspace
 
 OTHER = "other_metrics"
 EXTERNAL = "external_scores"
 ALIASES = "external_aliases"
-MQM_SAMPLE_DIR = _common.SAMPLE_DIR / "wmt21_en-de_mqm"
+MQM_SAMPLE_DIR = _session.SAMPLE_DIR / "wmt21_en-de_mqm"
 MQM_SAMPLE_LABEL = "Sample: WMT21 newstest2021 English→German with Google MQM scores"
 MQM_FILE = "mqm_newstest2021_ende.avg_seg_scores.tsv"
 CHUNK = other_metrics.CHUNK_SEGMENTS
@@ -35,7 +35,7 @@ CHUNK = other_metrics.CHUNK_SEGMENTS
 def sidebar() -> None:
     """The sidebar's choice of sacrebleu metrics to compute beside BLEU (on demand)."""
     st.sidebar.multiselect(
-        "Also compute (sacrebleu)", METRICS, default=_common.kept(OTHER, []), key=OTHER,
+        "Also compute (sacrebleu)", METRICS, default=_state.kept(OTHER, []), key=OTHER,
         help="chrF, chrF++ and TER by sacrebleu's own classes, with its signatures. Computed "
              "once per data and options (chrF takes about a second per 1000 segments and "
              "system, TER about ten), then cached.")
@@ -66,7 +66,7 @@ def _results(metric: str, lowercase: bool, keys: tuple[tuple[str, str], ...],
 
 def results(data: Dataset, metric: str) -> dict[str, MetricResult]:
     """``metric`` for every loaded system, computed chunk by chunk with a progress bar (cached)."""
-    lowercase = _common.options().lowercase
+    lowercase = _state.options().lowercase
     refs = data.reference_streams
     n = data.n_segments
     bar = st.progress(0.0, text=f"Computing {metric}…")
@@ -105,7 +105,7 @@ def significance(data: Dataset, metric: str,
     """sacrebleu's paired bootstrap of ``metric`` against the sidebar's baseline (cached)."""
     baseline = st.session_state.get("baseline")
     baseline = baseline if baseline in data.systems and len(data.systems) > 1 else None
-    return _significance(metric, _common.options().lowercase, tuple(data.system_keys.items()),
+    return _significance(metric, _state.options().lowercase, tuple(data.system_keys.items()),
                          data.references_key, baseline,
                          int(st.session_state.get("n_bootstrap", 1000)), found)
 
@@ -142,7 +142,7 @@ def mqm_sample() -> tuple[Dataset, ExternalScores]:
 def load_mqm_sample() -> None:
     """Load the WMT21 en-de sample and its MQM scores (MQM's ``Nemo`` is ``NVIDIA-NeMo``)."""
     data, scores = mqm_sample()
-    _common.commit(data, f"Loaded {MQM_SAMPLE_LABEL}.")
+    _workspace.load(data, f"Loaded {MQM_SAMPLE_LABEL}.")
     set_external(scores, {"Nemo": "NVIDIA-NeMo"})
 
 
@@ -168,7 +168,7 @@ def extra_columns(table: pd.DataFrame, data: Dataset, systems: tuple[str, ...]) 
 
 def sentence_bleu(data: Dataset) -> dict[str, np.ndarray]:
     """Sentence BLEU (sacrebleu's sentence defaults, the sidebar's tokenizer) of every system."""
-    opts = _common.options()
+    opts = _state.options()
     sentence = sentence_options(opts)
     return {name: np.asarray(sentence_scores(matrix, sentence))
-            for name, matrix in _common.system_stats(data, opts).items()}
+            for name, matrix in _compute.system_stats(data, opts).items()}

@@ -14,19 +14,18 @@ import streamlit as st
 
 from bleu.metrics.bleu_score import SMOOTH_DEFAULTS
 from bleu.metrics.tokenizers import available_tokenizers
-from views import _common, _metrics
+from views import _metrics, _session, _state, _workspace
 
-RESTORED = "url_restored"
-SAVED = "url_state"
+RESTORED = _state.URL_RESTORED
+SAVED = _state.URL_STATE
 PAGE = "page"
 SAMPLE = "sample"
 #: sample names in the URL -> the label of the loaded dataset
-SAMPLES = {"wmt22-en-de": _common.SAMPLE_LABEL, "wmt21-en-de-mqm": _metrics.MQM_SAMPLE_LABEL}
-#: option widgets kept in the URL and how to read them
-OPTIONS = ("tokenize", "lowercase", "smooth_method", "max_ngram_order", "effective_order",
-           "n_bootstrap", "sentence_smooth", _metrics.OTHER)
+SAMPLES = {"wmt22-en-de": _session.SAMPLE_LABEL, "wmt21-en-de-mqm": _metrics.MQM_SAMPLE_LABEL}
+#: option widgets kept in the URL
+OPTIONS = _state.URL_OPTION_KEYS
 #: system choices kept in the URL (only for a bundled sample)
-SYSTEMS = ("baseline", "sentences_a", "sentences_b", "compare_a", "compare_b")
+SYSTEMS = (_state.BASELINE, "sentences_a", "sentences_b", "compare_a", "compare_b")
 _BOOLEAN = {"true": True, "1": True, "false": False, "0": False}
 
 
@@ -40,17 +39,17 @@ def _integer(text: str, low: int, high: int) -> int | None:
 
 def _parse(key: str, text: str) -> Any:
     """The value of an option from its URL text, or None where it is not valid."""
-    if key == "tokenize":
+    if key == _state.TOKENIZE:
         return text if text in available_tokenizers() else None
-    if key in ("smooth_method", "sentence_smooth"):
-        return text if text in _common.SMOOTH_METHODS else None
-    if key in ("lowercase", "effective_order"):
+    if key in (_state.SMOOTH_METHOD, _state.SENTENCE_SMOOTH):
+        return text if text in _state.SMOOTH_METHODS else None
+    if key in (_state.LOWERCASE, _state.EFFECTIVE_ORDER):
         return _BOOLEAN.get(text.lower())
-    if key == "max_ngram_order":
-        return _integer(text, 1, 9)
-    if key == "n_bootstrap":
-        return _integer(text, 100, 10000)
-    if key == _metrics.OTHER:
+    if key == _state.MAX_NGRAM_ORDER:
+        return _integer(text, *_state.MAX_NGRAM_ORDER_BOUNDS)
+    if key == _state.N_BOOTSTRAP:
+        return _integer(text, *_state.N_BOOTSTRAP_BOUNDS)
+    if key == _state.OTHER_METRICS:
         return [name for name in text.split(",") if name in _metrics.METRICS]
     return None
 
@@ -74,12 +73,12 @@ def restore(pages: list[Any], current: Any) -> None:
         return
     state[RESTORED] = True
     params = st.query_params.to_dict()
-    _common.dataset()
+    _session.dataset()
     if params.get(SAMPLE) == "wmt21-en-de-mqm":
         _metrics.load_mqm_sample()
     elif params.get(SAMPLE) == "wmt22-en-de" and \
-            _common.dataset().label != _common.SAMPLE_LABEL:
-        _common.commit(_common.sample_dataset(), None)
+            _session.dataset().label != _session.SAMPLE_LABEL:
+        _workspace.load(_session.sample_dataset(), None)
     for key in OPTIONS:
         if key in params and (value := _parse(key, params[key])) is not None:
             state[key] = value
@@ -90,9 +89,9 @@ def restore(pages: list[Any], current: Any) -> None:
             value = float(raw)
         except ValueError:
             value = -1.0
-        if 0 <= value <= _common.SMOOTH_VALUE_MAX[method]:  # the sidebar's bounds
-            state[f"smooth_value_{method}"] = value
-    names = list(_common.dataset().systems)
+        if 0 <= value <= _state.SMOOTH_VALUE_MAX[method]:  # the sidebar's bounds
+            state[_state.smooth_value_key(method)] = value
+    names = list(_session.dataset().systems)
     for key in SYSTEMS:
         if params.get(key) in names:
             state[key] = params[key]
@@ -111,13 +110,13 @@ def save(current: Any) -> None:
         if key in state:
             saved[key] = _text(state[key])
     method = state.get("smooth_method", "exp")
-    if SMOOTH_DEFAULTS.get(method) is not None and f"smooth_value_{method}" in state:
-        saved["smooth_value"] = _text(state[f"smooth_value_{method}"])
+    if SMOOTH_DEFAULTS.get(method) is not None and _state.smooth_value_key(method) in state:
+        saved["smooth_value"] = _text(state[_state.smooth_value_key(method)])
     else:
         saved.pop("smooth_value", None)
-    label = _common.dataset().label
+    label = _session.dataset().label
     sample = next((name for name, sample_label in SAMPLES.items() if sample_label == label), None)
-    names = set(_common.dataset().systems)
+    names = set(_session.dataset().systems)
     for key in SYSTEMS:
         if sample is not None and state.get(key) in names:
             saved[key] = state[key]

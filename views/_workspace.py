@@ -18,12 +18,12 @@ from typing import Any, TypeVar
 import numpy as np
 import streamlit as st
 
+from bleu.analysis.escaping import escape_markdown
 from bleu.analysis.external import ExternalScores
 from bleu.errors import InputError
 from bleu.io import read_any
-from bleu.io.dataset import Dataset, content_key, system_name
+from bleu.io.dataset import Dataset, system_name
 from bleu.workspace import (
-    StorageError,
     Workspace,
     WorkspaceError,
     WorkspaceNotFoundError,
@@ -31,7 +31,7 @@ from bleu.workspace import (
     database_location,
     shared_instance,
 )
-from views import _common
+from views import _session, _state
 
 #: session-state keys owned by this module
 CURRENT = "workspace_id"  # the workspace the loaded data is saved in (absent: not saved)
@@ -41,18 +41,11 @@ SAVED_OPTIONS = "workspace_saved_options"
 STORAGE_ERROR = "workspace_error"
 URL_SEEN = "workspace_url_seen"
 ADDED_FILES = "workspace_added_files"
-RESTORING = "workspace_restoring"
 DELETE_PENDING = "workspace_delete_pending"  # the id the user asked to delete, until confirmed
-#: views/_metrics.py's session keys: loaded external scores, and file name -> system name
-EXTERNAL = "external_scores"
-ALIASES = "external_aliases"
 SAVED_EXTERNAL = "workspace_saved_external"
+#: the query parameter that names the workspace; views/_url.py rewrites the query string from
+#: ``_state.URL_STATE`` after each run, so ``ws`` goes in there too
 QUERY = "ws"
-#: views/_url.py rewrites the query string from this dict after each run, keeping keys it does
-#: not own: ``ws`` goes in here too, so that the link keeps naming the workspace
-URL_STATE = "url_state"
-OPTION_KEYS = ("tokenize", "lowercase", "smooth_method", "max_ngram_order", "effective_order",
-               "baseline", "n_bootstrap")
 T = TypeVar("T")
 
 
@@ -77,16 +70,16 @@ def _failed(error: InputError) -> None:
 
 
 def _attempt(action: Callable[[WorkspaceStore], T]) -> T | None:
-    """``action`` on the store; None (and the warning set) where the database cannot be used."""
+    """``action`` on the store; None (and the warning set) where the database cannot be used.
+
+    A missing workspace or an empty name (``WorkspaceError``) is the caller's to report.
+    """
     try:
         settings = _settings()
         result = action(_store_at(database_location(settings.get("database"))))
-    except StorageError as error:
-        _failed(error)
-        return None
-    except WorkspaceError:  # no such workspace, an empty name: the caller says so
+    except WorkspaceError:
         raise
-    except InputError as error:  # e.g. psycopg missing for a postgresql:// URL
+    except InputError as error:  # StorageError, or e.g. psycopg missing for a postgresql:// URL
         _failed(error)
         return None
     st.session_state.pop(STORAGE_ERROR, None)
@@ -100,17 +93,18 @@ def _shared() -> bool:
 def _options() -> dict[str, Any]:
     """The sidebar's options as saved with a workspace (JSON values by widget key)."""
     state = st.session_state
-    keys = [*OPTION_KEYS, *sorted(k for k in state if str(k).startswith("smooth_value_"))]
+    keys = [*_state.SAVED_OPTION_KEYS,
+            *sorted(k for k in state if str(k).startswith(_state.smooth_value_key("")))]
     return {key: state[key] for key in keys if key in state}
 
 
 def _external() -> dict[str, dict[str, tuple[float | None, ...]]]:
     """The session's external scores as a workspace keeps them: metric -> system -> scores
     (system names as loaded, NaN as None)."""
-    scores = st.session_state.get(EXTERNAL)
+    scores = st.session_state.get(_state.EXTERNAL)
     if not isinstance(scores, ExternalScores):
         return {}
-    aliases = st.session_state.get(ALIASES) or {}
+    aliases = st.session_state.get(_state.ALIASES) or {}
     return {scores.label: {
         aliases.get(name, name): tuple(None if math.isnan(value) else float(value)
                                        for value in row)
@@ -122,13 +116,14 @@ def _restore_external(saved: Mapping[str, Mapping[str, tuple[float | None, ...]]
     state = st.session_state
     state[SAVED_EXTERNAL] = {metric: dict(by_system) for metric, by_system in saved.items()}
     if not saved:
-        state[EXTERNAL], state[ALIASES] = None, {}
+        state[_state.EXTERNAL], state[_state.ALIASES] = None, {}
         return
     label, by_system = next(iter(saved.items()))
     matrix = np.array([[np.nan if value is None else value for value in values]
                        for values in by_system.values()], dtype=float)
-    state[EXTERNAL] = ExternalScores(label, tuple(by_system), matrix, "the saved workspace")
-    state[ALIASES] = {}
+    state[_state.EXTERNAL] = ExternalScores(label, tuple(by_system), matrix,
+                                            "the saved workspace")
+    state[_state.ALIASES] = {}
 
 
 def _attach(workspace_id: str, name: str) -> None:
@@ -138,7 +133,7 @@ def _attach(workspace_id: str, name: str) -> None:
     if workspace_id not in own:
         own.append(workspace_id)
     st.query_params[QUERY] = workspace_id
-    state[URL_STATE] = {**state.get(URL_STATE, {}), QUERY: workspace_id}
+    state[_state.URL_STATE] = {**state.get(_state.URL_STATE, {}), QUERY: workspace_id}
 
 
 def _detach() -> None:
@@ -147,7 +142,8 @@ def _detach() -> None:
         state.pop(key, None)
     if QUERY in st.query_params:
         del st.query_params[QUERY]
-    state[URL_STATE] = {k: v for k, v in state.get(URL_STATE, {}).items() if k != QUERY}
+    state[_state.URL_STATE] = {k: v for k, v in state.get(_state.URL_STATE, {}).items()
+                             if k != QUERY}
 
 
 def _extends(previous: Dataset, new: Dataset) -> bool:
@@ -156,24 +152,24 @@ def _extends(previous: Dataset, new: Dataset) -> bool:
     user completing an upload step by step stays in one workspace."""
     kept_source = previous.source is None or (
         new.source is not None and previous.source.segments == new.source.segments)
-    old_refs = [content_key(ref.segments) for ref in previous.references]
-    new_refs = [content_key(ref.segments) for ref in new.references]
+    old_refs = [ref.key for ref in previous.references]
+    new_refs = [ref.key for ref in new.references]
     return (previous.n_segments == new.n_segments and kept_source
             and new_refs[:len(old_refs)] == old_refs
             and set(previous.system_keys.values()) <= set(new.system_keys.values()))
 
 
-def _say(kind: str, text: str) -> None:
-    st.session_state.setdefault(_common.MESSAGES, []).append((kind, text))
+def load(new: Dataset, done: str | None) -> None:
+    """Make ``new`` the loaded data (``_session.commit``) and save it (``autosave``): what every
+    user action that loads data calls."""
+    autosave(_session.commit(new, done), new)
 
 
 def autosave(previous: Dataset | None, new: Dataset) -> None:
     """Save newly committed data: into the open workspace when it only renames or adds
-    systems, else as a new workspace (the bundled sample is never saved)."""
+    systems, else as a new workspace (the bundled samples are never saved)."""
     state = st.session_state
-    if state.get(RESTORING):
-        return
-    if new.label == _common.SAMPLE_LABEL:
+    if new.label.startswith("Sample:"):
         if state.get(CURRENT):  # the user left the workspace for the sample
             _detach()
         return
@@ -192,7 +188,7 @@ def autosave(previous: Dataset | None, new: Dataset) -> None:
     if saved is None:
         if not current:
             _detach()
-        _say("warning", state.get(STORAGE_ERROR, "The workspace was not saved."))
+        _session.add_message("warning", state.get(STORAGE_ERROR, "The workspace was not saved."))
         return
     _attach(saved.id, saved.name)
     state[SAVED_OPTIONS] = dict(workspace.options)
@@ -205,21 +201,16 @@ def _open(workspace_id: str) -> None:
     try:
         workspace = _attempt(lambda store: store.load(workspace_id))
     except WorkspaceNotFoundError as error:
-        state[_common.MESSAGES] = [("error", f"{error} Nothing was changed.")]
+        _session.say("error", f"{error} Nothing was changed.")
         if st.query_params.get(QUERY) == workspace_id:
             _detach()
         return
     if workspace is None:
-        state[_common.MESSAGES] = [("error", state[STORAGE_ERROR])]
+        _session.say("error", state[STORAGE_ERROR])
         return
     data = workspace.dataset
-    state[RESTORING] = True
-    try:
-        _common.commit(data, f"Reopened workspace {workspace.name!r}: {len(data.systems)} "
-                             f"system(s), {data.n_refs} reference(s), {data.n_segments:,} "
-                             "segments.")
-    finally:
-        state[RESTORING] = False
+    _session.commit(data, f"Reopened workspace {workspace.name!r}: {len(data.systems)} "
+                          f"system(s), {data.n_refs} reference(s), {data.n_segments:,} segments.")
     for key, value in workspace.options.items():
         state[key] = value
     _restore_external(workspace.external_scores)
@@ -263,7 +254,7 @@ def _rename() -> None:
     try:
         _attempt(lambda store: store.rename(current, name))
     except WorkspaceError as error:
-        state[_common.MESSAGES] = [("error", str(error))]
+        _session.say("error", str(error))
         return
     if STORAGE_ERROR not in state:
         state[CURRENT_NAME] = name
@@ -273,7 +264,7 @@ def _add_systems() -> None:
     """Systems uploaded into the open workspace: checked against its references, then saved."""
     state = st.session_state
     added = state.setdefault(ADDED_FILES, [])
-    new = _common.dataset()
+    new = _session.dataset()
     count = 0
     try:
         for upload in state.get("workspace_add_systems") or []:
@@ -284,10 +275,10 @@ def _add_systems() -> None:
                                   system_name(upload.name))
             count += 1
     except InputError as error:
-        _common.refuse(error)
+        _session.refuse(error)
         return
     if count:
-        _common.commit(new, f"Added {count} system(s) to workspace "
+        load(new, f"Added {count} system(s) to workspace "
                             f"{state.get(CURRENT_NAME)!r}.")
 
 
@@ -320,8 +311,8 @@ def _delete_pending() -> None:
         state[OWN].remove(picked)
     if picked == state.get(CURRENT):
         _detach()
-        state[_common.MESSAGES] = [("info", "Deleted the workspace; the data stays loaded but "
-                                            "is no longer saved.")]
+        _session.say("info", "Deleted the workspace; the data stays loaded but is no longer "
+                             "saved.")
 
 
 def sidebar() -> None:
@@ -332,7 +323,7 @@ def sidebar() -> None:
     st.sidebar.header("Workspaces")
     current = state.get(CURRENT)
     if current:
-        st.sidebar.caption(_common.md_escape(
+        st.sidebar.caption(escape_markdown(
             f"Saved as workspace {state.get(CURRENT_NAME)!r}; this page's link (?ws={current}) "
             "reopens it."))
         state["workspace_name"] = state.get(CURRENT_NAME, "")
@@ -344,7 +335,7 @@ def sidebar() -> None:
     shared = _shared()
     infos = _attempt(lambda store: store.list(None if shared else state.get(OWN, [])))
     if state.get(STORAGE_ERROR):
-        st.sidebar.warning(_common.md_escape(state[STORAGE_ERROR]))
+        st.sidebar.warning(escape_markdown(state[STORAGE_ERROR]))
     if not infos:
         return
     labels = {info.id: f"{info.name} · {info.n_systems} systems · "
@@ -360,7 +351,7 @@ def sidebar() -> None:
     right.button("Delete", key="workspace_delete", on_click=_ask_delete)
     pending = state.get(DELETE_PENDING)
     if pending in labels:
-        st.sidebar.warning(_common.md_escape(
+        st.sidebar.warning(escape_markdown(
             f"Delete workspace {labels[pending]}? Its saved texts, options and scores are "
             "removed for everyone who has its link; this cannot be undone."))
         yes, no = st.sidebar.columns(2)

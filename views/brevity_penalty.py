@@ -4,32 +4,35 @@ import streamlit as st
 
 from bleu.analysis.brevity import SWEEP, length_buckets, length_whatif, positions_from_stats
 from bleu.charts import teaching as charts
+from bleu.io import TextFile
+from bleu.io.dataset import Dataset
 from bleu.metrics.bleu_score import BLEUOptions
-from views import _common
+from views import _compute, _session, _state
 
 
-@st.cache_data(max_entries=32, show_spinner="Resizing every hypothesis…")
-def _whatif(system_key: str, references_key: str, opts: BLEUOptions,
-            _hypotheses: tuple[str, ...], _references: tuple[tuple[str, ...], ...]):
-    return length_whatif(_hypotheses, _references, SWEEP, tokenize=opts.tokenize,
+@st.cache_data(max_entries=32, show_spinner="Resizing every hypothesis…",
+               hash_funcs=_compute.HASH_FUNCS)
+def _whatif(system: TextFile, references: tuple[TextFile, ...], opts: BLEUOptions):
+    return length_whatif(system.segments, [ref.segments for ref in references], SWEEP,
+                         tokenize=opts.tokenize,
                          lowercase=opts.lowercase, smooth_method=opts.smooth_method,
                          smooth_value=opts.smooth_value, max_ngram_order=opts.max_ngram_order,
                          effective_order=opts.effective_order)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def _buckets(systems: tuple[tuple[str, str], ...], references_key: str, opts: BLEUOptions,
-             _hypotheses: dict[str, tuple[str, ...]], _references: tuple[tuple[str, ...], ...]):
-    return length_buckets(_hypotheses, _references, tokenize=opts.tokenize,
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
+def _buckets(data: Dataset, opts: BLEUOptions):
+    return length_buckets({name: file.segments for name, file in data.systems.items()},
+                          data.reference_streams, tokenize=opts.tokenize,
                           lowercase=opts.lowercase)
 
 
-data, opts = _common.dataset(), _common.options()
+data, opts = _session.dataset(), _state.options()
 st.title("Brevity penalty")
 st.caption("BLEU's precisions reward short output; the brevity penalty BP = e^(1 − r/c) for "
            "c < r takes that back. c: the hypothesis tokens, r: the closest reference lengths.")
 
-positions = positions_from_stats(_common.system_stats(data, opts), opts)
+positions = positions_from_stats(_compute.system_stats(data, opts), opts)
 st.altair_chart(charts.bp_curve_chart(positions), key="bp_curve_chart")
 st.dataframe([{"system": p.system, "c": p.sys_len, "r": p.ref_len, "c/r": round(p.ratio, 4),
                "BP": round(p.bp, 4), "BLEU": round(p.score, 2)} for p in positions],
@@ -43,8 +46,7 @@ w1, w2 = st.columns(2)
 system = w1.selectbox("System", list(data.systems), key="bp_system")
 percent = w2.slider("Resize every hypothesis by (%)", min(SWEEP), max(SWEEP), 0, step=5,
                     key="bp_percent")
-whatif = _whatif(data.system_keys[system], data.references_key, opts,
-                 data.systems[system].segments, data.reference_streams)
+whatif = _whatif(data.systems[system], data.references, opts)
 point = next(p for p in whatif.points if p.percent == percent)
 base = whatif.baseline
 m1, m2, m3, m4 = st.columns(4)
@@ -66,8 +68,6 @@ st.altair_chart(charts.whatif_precisions_chart(whatif), key="bp_whatif_precision
 st.header("Length ratio by sentence length")
 st.caption("Segments grouped by the token length of their first reference; the ratio is Σc/Σr "
            "over the group.")
-buckets = _buckets(tuple(data.system_keys.items()), data.references_key, opts,
-                   {name: file.segments for name, file in data.systems.items()},
-                   data.reference_streams)
+buckets = _buckets(data, opts)
 st.altair_chart(charts.buckets_chart(buckets), key="bp_buckets_chart")
 st.dataframe(buckets, hide_index=True, key="bp_buckets")

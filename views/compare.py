@@ -4,20 +4,21 @@ import numpy as np
 import streamlit as st
 
 from bleu.analysis import compare
+from bleu.analysis.escaping import escape_markdown
 from bleu.analysis.segments import SegmentFilter, bleu_column, filter_segments
 from bleu.charts import segments as charts_segments
 from bleu.metrics.bleu_score import scores_from_stats
-from views import _common, _explore
+from views import _compute, _explore, _session, _state
 
-data = _common.dataset()
-options = _common.options()
+data = _session.dataset()
+options = _state.options()
 st.title("Compare two systems")
 a, b = _explore.pair_picker("compare", list(data.systems))
 if a == b:
     st.warning("Pick two different systems to compare.")
     st.stop()
 sentence = _explore.sentence_smoothing()
-stats = _common.system_stats(data, options)
+stats = _compute.system_stats(data, options)
 table = _explore.table(data, sentence, (a, b))
 n_samples = int(st.session_state.get("n_bootstrap", 1000))
 
@@ -30,7 +31,7 @@ m2.metric(f"BLEU {b}", f"{score_b:.2f}")
 m3.metric("A − B", f"{score_a - score_b:+.2f}")
 
 st.subheader("Segments that decide the comparison")
-st.caption(_common.md_escape(
+st.caption(escape_markdown(
     f"swap: how {a}'s corpus BLEU changes if this one segment took {b}'s output (negative: "
     f"{a}'s output is better there). loo: corpus BLEU without the segment, minus corpus BLEU. "
     "All from sums of the statistics matrix, no rescoring."))
@@ -48,11 +49,11 @@ st.caption("Clipped matches summed over the corpus; pick a row to list the segme
            "the two systems are credited differently for it.")
 c1, c2 = st.columns(2)
 with c1:
-    st.markdown(f"**{_common.md_escape(a)} matches more**")
+    st.markdown(f"**{escape_markdown(a)} matches more**")
     pick_a = st.dataframe(diffs.a_better.drop(columns="segments"), hide_index=True,
                           key="ngrams_a", on_select="rerun", selection_mode="single-row")
 with c2:
-    st.markdown(f"**{_common.md_escape(b)} matches more**")
+    st.markdown(f"**{escape_markdown(b)} matches more**")
     pick_b = st.dataframe(diffs.b_better.drop(columns="segments"), hide_index=True,
                           key="ngrams_b", on_select="rerun", selection_mode="single-row")
 chosen = None
@@ -62,7 +63,7 @@ elif pick_b and pick_b.selection.rows:
     chosen = diffs.b_better.iloc[pick_b.selection.rows[0]]
 if chosen is not None:
     rows = filter_segments(table, SegmentFilter(ids=tuple(chosen["segments"])))
-    st.markdown(f"Segments for “{_common.md_escape(chosen['ngram'])}”: {len(rows)}")
+    st.markdown(f"Segments for “{escape_markdown(chosen['ngram'])}”: {len(rows)}")
     st.dataframe(rows, hide_index=True, key="ngram_segments")
 
 st.subheader("Buckets")

@@ -10,18 +10,19 @@ from bleu.analysis.dashboard import (
     table_csv,
     table_latex,
 )
+from bleu.analysis.escaping import escape_markdown
 from bleu.analysis.other_metrics import significance_table
 from bleu.analysis.report import html_report
-from views import _common, _metrics
+from views import _compute, _metrics, _session
 
-data = _common.dataset()
+data = _session.dataset()
 st.title("Corpus dashboard")
-st.caption(_common.md_escape(
+st.caption(escape_markdown(
     f"{data.label}: {len(data.systems)} systems, {data.n_refs} reference(s), "
     f"{data.n_segments:,} segments"))
 
 with st.spinner("Scoring every system and resampling…"):
-    dashboard = _common.dashboard()
+    dashboard = _compute.dashboard()
 options = dashboard.options
 order = options.max_ngram_order
 
@@ -45,7 +46,7 @@ st.dataframe(
     },
 )
 if dashboard.baseline is not None:
-    st.caption(_common.md_escape(
+    st.caption(escape_markdown(
         f"p-values: paired bootstrap resampling against the baseline {dashboard.baseline} "
         f"({dashboard.n_samples} resamples, seed {dashboard.seed}); * marks p < "
         f"{SIGNIFICANCE_LEVEL}. μ ± CI: mean and 95% interval of the resampled scores."))

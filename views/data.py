@@ -3,11 +3,12 @@
 import pandas as pd
 import streamlit as st
 
-from views import _common
+from bleu.analysis.escaping import escape_markdown
+from views import _session
 
-data = _common.dataset()
+data = _session.dataset()
 st.title("Data")
-st.caption(_common.md_escape(data.label))
+st.caption(escape_markdown(data.label))
 
 files = [("source", "", data.source)] if data.source is not None else []
 files += [("reference", f"ref {k + 1}", ref) for k, ref in enumerate(data.references)]

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from bleu.analysis.escaping import escape_markdown
 from bleu.analysis.teaching import (
     CLASSIC_CANDIDATE,
     CLASSIC_REFERENCES,
@@ -14,7 +15,7 @@ from bleu.analysis.teaching import (
 )
 from bleu.charts import teaching as charts
 from bleu.errors import InputError
-from views import _common
+from views import _session, _state
 
 state = st.session_state
 state.setdefault("teach_candidate", CLASSIC_CANDIDATE)
@@ -23,7 +24,7 @@ state.setdefault("teach_references", "\n".join(CLASSIC_REFERENCES))
 
 def _pick_segment() -> None:
     """Copy the chosen segment of the loaded data into the text areas."""
-    data = _common.dataset()
+    data = _session.dataset()
     index = int(state["teach_segment"]) - 1
     state["teach_candidate"] = data.systems[state["teach_system"]].segments[index]
     state["teach_references"] = "\n".join(
@@ -38,7 +39,7 @@ def _classic() -> None:
 st.title("How BLEU works")
 st.caption("Type a candidate and its references (one per line), or pick a segment of the loaded "
            "data. Tokenizer and case come from the sidebar.")
-data = _common.dataset()
+data = _session.dataset()
 with st.expander("Pick a segment of the loaded data", expanded=False):
     p1, p2 = st.columns(2)
     p1.selectbox("System", list(data.systems), key="teach_system")
@@ -65,13 +66,13 @@ if custom:
     weights = [columns[n].number_input(f"w_{n + 1}", 0.0, 10.0, 1.0, 0.05, key=f"teach_w_{n + 1}")
                for n in range(order)]
 
-opts = _common.options()
+opts = _state.options()
 common = {"tokenize": opts.tokenize, "lowercase": opts.lowercase, "max_ngram_order": order}
 try:
     walk = walkthrough(candidate, references, smooth_method=method, effective_order=effective,
                        weights=weights, **common)
 except InputError as error:
-    st.error(_common.md_escape(str(error)))
+    st.error(escape_markdown(str(error)))
     st.stop()
 
 st.header("1. Clipped n-gram precisions")
@@ -97,13 +98,13 @@ m1, m2, m3 = st.columns(3)
 m1.metric("c (candidate length)", walk.brevity.c)
 m2.metric("r (reference length)", walk.brevity.r)
 m3.metric("BP", f"{walk.brevity.bp:.4f}")
-st.write(_common.md_escape(walk.brevity.reason))
+st.write(escape_markdown(walk.brevity.reason))
 
 st.header("4. The score")
 st.latex(walk.latex)
 st.metric("BLEU", f"{walk.score:.2f}")
 if walk.collapse:
-    st.warning(_common.md_escape(walk.collapse))
+    st.warning(escape_markdown(walk.collapse))
 
 st.header("Smoothing and effective order, side by side")
 rows = smoothing_comparison(candidate, references, weights=weights, **common)

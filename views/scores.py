@@ -4,15 +4,16 @@ import streamlit as st
 
 from bleu import charts
 from bleu.analysis import correlation
+from bleu.analysis.escaping import escape_markdown
 from bleu.analysis.external import Matching, parse_scores, suggest_aliases
 from bleu.analysis.mqm import MQM_ALIASES
 from bleu.analysis.other_metrics import HIGHER_IS_BETTER
 from bleu.errors import InputError
-from views import _common, _metrics
+from views import _compute, _metrics, _session
 
 NOT_LOADED = "(leave out)"
 
-data = _common.dataset()
+data = _session.dataset()
 st.title("Metrics & human scores")
 st.caption("Upload segment scores from any metric or human judgment, one row per (system, "
            "segment id, score): a TSV/CSV with a header (e.g. `system`, `seg_id`, `COMET`), or "
@@ -35,7 +36,7 @@ if upload is not None and st.session_state.get("scores_file") != upload.file_id:
         known = suggest_aliases(parsed.systems, list(data.systems))
         _metrics.set_external(parsed, {k: v for k, v in known.items() if k in MQM_ALIASES})
 if st.session_state.get("scores_error"):
-    st.error(_common.md_escape(st.session_state["scores_error"] +
+    st.error(escape_markdown(st.session_state["scores_error"] +
                                " The scores loaded before (if any) are kept."))
 
 scores = st.session_state.get(_metrics.EXTERNAL)
@@ -43,7 +44,7 @@ if scores is None:
     st.info("No external scores loaded yet.")
     st.stop()
 
-st.caption(_common.md_escape(
+st.caption(escape_markdown(
     f"{scores.label} from {scores.source}: {len(scores.systems)} systems, {scores.rated():,} "
     f"rated (system, segment) pairs."))
 loaded = list(data.systems)
@@ -57,7 +58,7 @@ if unmatched:
         for index, name in enumerate(unmatched):
             current = aliases.get(name)
             hint = f" (did you mean {hints[name]}?)" if name in hints else ""
-            choice = st.selectbox(_common.md_escape(name + hint), options,
+            choice = st.selectbox(escape_markdown(name + hint), options,
                                   key=f"alias_{index}_{name}",
                                   index=options.index(current) if current in options else 0)
             if choice == NOT_LOADED:
@@ -68,15 +69,15 @@ if unmatched:
 
 matched = _metrics.matching(data)
 if not isinstance(matched, Matching):
-    st.error(_common.md_escape(matched or "No external scores."))
+    st.error(escape_markdown(matched or "No external scores."))
     st.stop()
 if matched.message():
-    st.warning(_common.md_escape(matched.message()))
+    st.warning(escape_markdown(matched.message()))
 external = matched.scores.by_system()
 label = matched.scores.label
 
 metric_scores = {"BLEU": _metrics.sentence_bleu(data)}
-corpus = {"BLEU": {name: score.score for name, score in _common.dashboard().scores.items()}}
+corpus = {"BLEU": {name: score.score for name, score in _compute.dashboard().scores.items()}}
 for metric, by_system in _metrics.all_results(data).items():
     metric_scores[metric] = {name: result.sentence_scores for name, result in by_system.items()}
     corpus[metric] = {name: result.score for name, result in by_system.items()}
@@ -92,7 +93,7 @@ st.dataframe(table, hide_index=True, key="correlations", column_config={
     name: st.column_config.NumberColumn(name, format="%.3f")
     for name in ("Pearson", "Spearman", "Kendall")})
 lower = [metric for metric in metric_scores if not HIGHER_IS_BETTER.get(metric, True)]
-st.caption(_common.md_escape(
+st.caption(escape_markdown(
     f"Segment level: pooled over every rated (system, segment) pair; system level: corpus "
     f"scores against the mean {label} over rated segments. Kendall is tau-b. "
     + (f"{', '.join(lower)}: lower is better, so agreement shows as a negative correlation. "

@@ -1,11 +1,12 @@
 """Sensitivity: tokenizer and case, NLTK versus sacrebleu, sentence versus corpus level against
 human MQM judgments, and segmentation of text written without spaces."""
 
-from pathlib import Path
+from operator import attrgetter
 
 import streamlit as st
 
-from bleu.analysis.mqm import parse_mqm, read_mqm
+from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.mqm import parse_mqm
 from bleu.analysis.score_table import ExternalScores
 from bleu.analysis.sensitivity import (
     mqm_correlation,
@@ -15,51 +16,49 @@ from bleu.analysis.sensitivity import (
 )
 from bleu.charts import teaching as charts
 from bleu.errors import InputError
+from bleu.io import TextFile
 from bleu.io.dataset import Dataset, load_folder
-from views import _common
+from views import _compute, _metrics, _session, _state
 
-MQM_DIR = _common.SAMPLE_DIR / "wmt21_en-de_mqm"
-MQM_FILE = MQM_DIR / "mqm_newstest2021_ende.avg_seg_scores.tsv"
-MQM_LABEL = "Sample: WMT21 newstest2021 English→German with Google MQM scores"
-ZH_DIR = _common.SAMPLE_DIR / "wmt22_en-zh_excerpt"
+ZH_DIR = _session.SAMPLE_DIR / "wmt22_en-zh_excerpt"
 ZH_LABEL = "Sample: WMT22 English→Chinese, first 300 segments"
 
 
 @st.cache_resource(show_spinner=False)
-def _bundled(folder: str, label: str) -> Dataset:
-    return load_folder(Path(folder), label)
+def _unspaced_sample() -> Dataset:
+    return load_folder(ZH_DIR, ZH_LABEL)
 
 
-@st.cache_data(max_entries=8, show_spinner="Scoring under every tokenizer…")
-def _grid(systems: tuple[tuple[str, str], ...], references_key: str, smooth: str, order: int,
-          _hyps: dict[str, tuple[str, ...]], _refs: tuple[tuple[str, ...], ...]):
-    return tokenizer_grid(_hyps, _refs, smooth_method=smooth, max_ngram_order=order)
+@st.cache_data(max_entries=8, show_spinner="Scoring under every tokenizer…",
+               hash_funcs=_compute.HASH_FUNCS)
+def _grid(data: Dataset, names: tuple[str, ...], smooth: str, order: int):
+    return tokenizer_grid(_hyps(data, names), data.reference_streams, smooth_method=smooth,
+                          max_ngram_order=order)
 
 
-@st.cache_data(max_entries=8, show_spinner="Running NLTK…")
-def _crosscheck(system_key: str, references_key: str, order: int, _hyps: tuple[str, ...],
-                _refs: tuple[tuple[str, ...], ...]):
-    return nltk_crosscheck(_hyps, _refs, max_ngram_order=order)
+@st.cache_data(max_entries=8, show_spinner="Running NLTK…", hash_funcs=_compute.HASH_FUNCS)
+def _crosscheck(system: TextFile, references: tuple[TextFile, ...], order: int):
+    return nltk_crosscheck(system.segments, [ref.segments for ref in references],
+                           max_ngram_order=order)
 
 
-@st.cache_data(max_entries=4, show_spinner="Correlating with MQM…")
-def _mqm(systems: tuple[tuple[str, str], ...], references_key: str, mqm_key: str, tok: str,
-         lowercase: bool, _hyps: dict[str, tuple[str, ...]], _refs: tuple[tuple[str, ...], ...],
-         _mqm_scores: ExternalScores):
-    return mqm_correlation(_hyps, _refs, _mqm_scores, tokenize=tok, lowercase=lowercase)
+@st.cache_data(max_entries=4, show_spinner="Correlating with MQM…",
+               hash_funcs={**_compute.HASH_FUNCS, ExternalScores: attrgetter("key")})
+def _mqm(data: Dataset, scores: ExternalScores, tok: str, lowercase: bool):
+    return mqm_correlation(_hyps(data), data.reference_streams, scores, tokenize=tok,
+                           lowercase=lowercase)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def _segmentation(system_key: str, references_key: str, _hyps: tuple[str, ...],
-                  _refs: tuple[tuple[str, ...], ...]):
-    return segmentation_compare(_hyps, _refs)
+@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
+def _segmentation(system: TextFile, references: tuple[TextFile, ...]):
+    return segmentation_compare(system.segments, [ref.segments for ref in references])
 
 
 def _hyps(data: Dataset, names=None) -> dict[str, tuple[str, ...]]:
     return {n: f.segments for n, f in data.systems.items() if names is None or n in names}
 
 
-data, opts = _common.dataset(), _common.options()
+data, opts = _session.dataset(), _state.options()
 st.title("Sensitivity")
 st.caption("The same translations, different numbers: what BLEU depends on besides quality.")
 
@@ -71,9 +70,7 @@ if st.toggle("Score the loaded systems under every tokenizer × case", key="sens
     if len(names) < 1:
         st.info("Choose at least one system.")
     else:
-        keys = tuple((n, data.system_keys[n]) for n in names)
-        grid = _grid(keys, data.references_key, opts.smooth_method, opts.max_ngram_order,
-                     _hyps(data, names), data.reference_streams)
+        grid = _grid(data, tuple(names), opts.smooth_method, opts.max_ngram_order)
         st.dataframe(grid.table().round(2), key="sens_grid_table")
         st.altair_chart(charts.tokenizer_grid_chart(grid), key="sens_grid_chart")
         st.dataframe(grid.spread().round(2), key="sens_grid_spread")
@@ -92,38 +89,33 @@ st.header("Implementation cross-check: NLTK corpus_bleu")
 check_system = st.selectbox("System", list(data.systems), key="sens_nltk_system")
 if st.toggle("Run the cross-check", key="sens_nltk_on"):
     try:
-        check = _crosscheck(data.system_keys[check_system], data.references_key,
-                            opts.max_ngram_order, data.systems[check_system].segments,
-                            data.reference_streams)
+        check = _crosscheck(data.systems[check_system], data.references, opts.max_ngram_order)
     except InputError as error:
-        st.warning(_common.md_escape(str(error)))
+        st.warning(escape_markdown(str(error)))
     else:
         st.dataframe(check.rows, hide_index=True, key="sens_nltk_table")
-        st.markdown("\n".join(f"- {_common.md_escape(reason)}" for reason in check.reasons))
+        st.markdown("\n".join(f"- {escape_markdown(reason)}" for reason in check.reasons))
 
 # --- sentence versus corpus level -------------------------------------------------------------
 st.header("Sentence level versus corpus level, against human MQM judgments")
 source = st.radio("Data", ["bundled WMT21 en-de MQM sample", "loaded data + an MQM file"],
                   key="sens_mqm_source", horizontal=True)
-mqm_data, mqm_scores, mqm_key = None, None, ""
+mqm_data, mqm_scores = None, None
 try:
     if source.startswith("bundled"):
-        mqm_data, mqm_scores = _bundled(str(MQM_DIR), MQM_LABEL), read_mqm(MQM_FILE)
-        mqm_key = str(MQM_FILE)
+        mqm_data, mqm_scores = _metrics.mqm_sample()
     else:
         upload = st.file_uploader("MQM avg_seg_scores TSV", key="mqm_upload")
         if upload is not None:
-            mqm_data, mqm_key = data, upload.file_id
+            mqm_data = data
             mqm_scores = parse_mqm(upload.getvalue().decode("utf-8"), upload.name)
 except (InputError, UnicodeDecodeError) as error:
-    st.error(_common.md_escape(str(error)))
+    st.error(escape_markdown(str(error)))
 if mqm_data is not None and mqm_scores is not None:
     try:
-        corr = _mqm(tuple(mqm_data.system_keys.items()), mqm_data.references_key,
-                    mqm_key, opts.tokenize, opts.lowercase, _hyps(mqm_data),
-                    mqm_data.reference_streams, mqm_scores)
+        corr = _mqm(mqm_data, mqm_scores, opts.tokenize, opts.lowercase)
     except InputError as error:
-        st.error(_common.md_escape(str(error)))
+        st.error(escape_markdown(str(error)))
     else:
         k1, k2, k3, k4 = st.columns(4)
         k1.metric("Segment-level Kendall τ", f"{corr.segment_tau:.3f}")
@@ -141,11 +133,10 @@ if mqm_data is not None and mqm_scores is not None:
 
 # --- languages without spaces -------------------------------------------------------------------
 st.header("Languages without spaces")
-unspaced = data if data.target_language in ("zh", "ja") else _bundled(str(ZH_DIR), ZH_LABEL)
-st.caption(_common.md_escape(f"Data: {unspaced.label}."))
+unspaced = data if data.target_language in ("zh", "ja") else _unspaced_sample()
+st.caption(escape_markdown(f"Data: {unspaced.label}."))
 zh_system = st.selectbox("System", list(unspaced.systems), key="sens_zh_system")
-table = _segmentation(unspaced.system_keys[zh_system], unspaced.references_key,
-                      unspaced.systems[zh_system].segments, unspaced.reference_streams)
+table = _segmentation(unspaced.systems[zh_system], unspaced.references)
 st.dataframe(table, hide_index=True, key="sens_zh_table", column_config={
     "score": st.column_config.NumberColumn("BLEU", format="%.2f"),
     "tokens per segment": st.column_config.NumberColumn(format="%.1f")})

@@ -2,6 +2,7 @@
 
 import streamlit as st
 
+from bleu.analysis.escaping import escape_markdown
 from bleu.analysis.segments import (
     DIFF,
     REF_LEN,
@@ -14,18 +15,18 @@ from bleu.analysis.segments import (
 )
 from bleu.charts import segments as charts_segments
 from bleu.errors import InputError
-from views import _common, _explore, _metrics
+from views import _compute, _explore, _metrics, _session, _state
 
-data = _common.dataset()
+data = _session.dataset()
 st.title("Sentences")
 a, b = _explore.pair_picker("sentences", list(data.systems))
 sentence = _explore.sentence_smoothing()
 table = _metrics.extra_columns(_explore.table(data, sentence, (a, b)), data, (a, b))
-stats = _common.system_stats(data, _common.options())
+stats = _compute.system_stats(data, _state.options())
 
 for name in dict.fromkeys((a, b)):
-    note = mean_versus_corpus(name, stats[name], _common.options(), sentence)
-    st.info(_common.md_escape(note.text()), icon=":material/functions:")
+    note = mean_versus_corpus(name, stats[name], _state.options(), sentence)
+    st.info(escape_markdown(note.text()), icon=":material/functions:")
 
 left, right = st.columns(2)
 with left:
@@ -67,7 +68,7 @@ spec = SegmentFilter(score_column=score_column,
 try:
     shown = filter_segments(table, spec)
 except InputError as error:
-    st.error(_common.md_escape(str(error)))
+    st.error(escape_markdown(str(error)))
     shown = table.iloc[0:0]
 if picked:
     st.caption(f"{len(picked)} segment(s) selected on the scatter; double-click it to clear.")

@@ -57,14 +57,6 @@ def positions_from_stats(stats: Mapping[str, np.ndarray], options: BLEUOptions,
     return tuple(out)
 
 
-def system_positions(systems: Mapping[str, Sequence[str]], references: References,
-                     **options: object) -> tuple[SystemLength, ...]:
-    """Each system's corpus c, r, c/r, BP and BLEU (references counted once for all)."""
-    metric = BLEU(references=references, force=True, **options)  # type: ignore[arg-type]
-    return positions_from_stats({name: metric.segment_stats(list(hyps))
-                                 for name, hyps in systems.items()}, metric.options)
-
-
 def _pretokenize(lines: Sequence[str | None], options: BLEUOptions) -> list[list[str] | None]:
     return [None if line is None else tokenize_line(line, options) for line in lines]
 

@@ -14,8 +14,9 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LengthMismatchError
-from ..metrics.bleu_engine import preprocess
+from ..metrics.bleu_engine import token_strings, words
 from ..metrics.bleu_score import BLEUOptions, scores_from_stats
+from ..metrics.significance import bootstrap_ci_from_stats
 
 _SHIFT = np.int64(32)
 _LOW = np.int64((1 << 32) - 1)
@@ -71,11 +72,9 @@ def deciding_segments(frame: pd.DataFrame, k: int = 20, by: str = "swap") -> pd.
 def _token_stream(lines: Sequence[str | None], options: BLEUOptions,
                   ) -> tuple[list[str], np.ndarray]:
     """All tokens of a stream, flattened, and the segment number of each token."""
-    text = preprocess(["" if line is None else line for line in lines], options)
-    per_line = [line.split() for line in text.split("\n")]
-    segment = np.repeat(np.arange(len(per_line), dtype=np.int64),
-                        [len(tokens) for tokens in per_line])
-    return [t for tokens in per_line for t in tokens], segment
+    tokens, offsets = words(["" if line is None else line for line in lines], options)
+    segment = np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets))
+    return token_strings(tokens), segment
 
 
 def _pair_counts(segment: np.ndarray, grams: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -242,97 +241,112 @@ def assign_buckets(values: np.ndarray, cutoffs: Sequence[float]) -> np.ndarray:
                            side="right")
 
 
-def resample_weights(n_rows: int, n_samples: int, seed: int) -> np.ndarray:
-    """(n_samples, n_rows) counts of each row in bootstrap resamples drawn with replacement."""
-    rng = np.random.default_rng(seed)
-    draws = rng.choice(n_rows, size=(n_samples, n_rows), replace=True)
-    flat = (draws + np.arange(n_samples)[:, None] * n_rows).ravel()
-    return np.bincount(flat, minlength=n_samples * n_rows).reshape(n_samples, n_rows)
-
-
-def _interval(samples: np.ndarray) -> tuple[float, float, float, float]:
-    """(mean, low, high, half-width) of a 95% percentile interval, as sacrebleu estimates it."""
-    ordered = np.sort(samples)
-    lower = len(ordered) // 40
-    low, high = ordered[lower], ordered[len(ordered) - lower - 1]
-    return float(ordered.mean()), float(low), float(high), float(0.5 * (high - low))
-
-
 def bleu_by_bucket(stats: Mapping[str, np.ndarray], buckets: Mapping[str, np.ndarray],
                    labels: Sequence[str], options: BLEUOptions, *, n_samples: int = 1000,
                    seed: int = 12345) -> pd.DataFrame:
     """Corpus BLEU of each system on each bucket of its segments, with a bootstrap interval.
 
-    ``buckets[name]`` gives each segment's bucket index for that system (into ``labels``).
-    Columns: system, bucket, label, segments, score, mean, low, high, ci.
+    ``buckets[name]`` gives each segment's bucket index for that system (into ``labels``);
+    empty buckets are left out. Columns: system, bucket, label, segments, score, mean, low,
+    high, ci.
     """
     rows = []
     for name, matrix in stats.items():
-        matrix = np.asarray(matrix)
         for index, label in enumerate(labels):
             members = np.flatnonzero(buckets[name] == index)
-            if not len(members):
-                continue
-            part = matrix[members].astype(np.float64)
-            score = float(scores_from_stats(part.sum(axis=0)[None, :], options)[0])
-            weights = resample_weights(len(members), n_samples, seed)
-            mean, low, high, ci = _interval(scores_from_stats(weights @ part, options))
-            rows.append((name, index, label, len(members), score, mean, low, high, ci))
+            if len(members):
+                found = bootstrap_ci_from_stats(matrix, options, n_samples=n_samples, seed=seed,
+                                                rows=members)
+                rows.append((name, index, label, len(members), found.score, found.mean,
+                             found.low, found.high, found.ci))
     return pd.DataFrame(rows, columns=["system", "bucket", "label", "segments", "score", "mean",
                                        "low", "high", "ci"])
 
 
-def _segment_word_counts(tokens: list[str], segment: np.ndarray, vocabulary: pd.Index,
-                         ) -> tuple[np.ndarray, np.ndarray]:
-    """(segment, word) counts; a word the vocabulary lacks gets the id ``len(vocabulary)``."""
-    codes = vocabulary.get_indexer(pd.Index(tokens, dtype=object)).astype(np.int64)
-    return _pair_counts(segment, np.where(codes < 0, len(vocabulary), codes))
+@dataclass(frozen=True)
+class FMeasureScorer:
+    """compare-mt's word F-measure as a ``StatsScorer``: per segment (matches, output words,
+    reference words); F = 2·matches / (output + reference), 0 without a match."""
+
+    name: str = "F-measure"
+    higher_is_better: bool = True
+    integer_stats: bool = True
+    columns: int = 3
+
+    def scores(self, sums: np.ndarray) -> np.ndarray:
+        matches, output, reference = np.asarray(sums, dtype=np.float64).T
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(matches > 0, 2 * matches / (output + reference), 0.0)
+
+    def resample_scores(self, sums: np.ndarray) -> np.ndarray:
+        return self.scores(sums)
+
+    def score(self, sums: np.ndarray) -> float:
+        return float(self.scores(np.asarray(sums)[None, :])[0])
 
 
 def word_accuracy_by_frequency(systems: Mapping[str, Sequence[str]], reference: Sequence[str],
                                options: BLEUOptions, *,
                                cutoffs: Sequence[int] = FREQUENCY_CUTOFFS,
+                               frequencies: Mapping[str, int] | None = None,
                                n_samples: int = 1000, seed: int = 12345) -> pd.DataFrame:
-    """compare-mt's word F-measure by frequency bucket, frequencies counted in the reference.
+    """compare-mt's word F-measure by word-frequency bucket, with bootstrap intervals.
 
     A word of the output matches an unused occurrence of it in the reference of the same
-    segment; per bucket, F = 2·matches / (output words + reference words). Columns: system,
-    bucket, label, words (reference words in the bucket), matches, output, score, mean, low,
-    high, ci.
+    segment; per bucket, F = 2·matches / (output words + reference words). A word's frequency
+    comes from ``frequencies`` (training-data counts, compare-mt's ``--freq_count_file``; see
+    ``bleu.io.read_frequencies``) or, without them, is counted in the reference; then the
+    ``<1`` bucket (words the reference lacks, whose F is 0 by construction) says nothing and is
+    left out, as are empty buckets. Columns: system, bucket, label, words (reference words in
+    the bucket: its size), matches, output, score, mean, low, high, ci.
     """
-    ref_tokens, ref_segment = _token_stream(reference, options)
-    frequency = pd.Series(ref_tokens, dtype=object).value_counts()
-    known = pd.Index(frequency.index, dtype=object)
-    n_buckets = len(cutoffs) + 1
     n_segments = len(reference)
-    ref_keys, ref_counts = _segment_word_counts(ref_tokens, ref_segment, known)
-    # the last id stands for every word the reference lacks: frequency 0
-    word_bucket = assign_buckets(np.append(frequency.to_numpy(), 0), cutoffs)
-    ref_matrix = _bucket_matrix(ref_keys, ref_counts, word_bucket, n_segments, n_buckets)
-    labels = bucket_labels(cutoffs)
-    rows = []
     for name, lines in systems.items():
         if len(lines) != n_segments:
             raise LengthMismatchError(
                 f"System {name!r} has {len(lines)} lines, the reference {n_segments}.")
-        tokens, segment = _token_stream(lines, options)
-        keys, counts = _segment_word_counts(tokens, segment, known)
+    streams = [_token_stream(reference, options),
+               *(_token_stream(lines, options) for lines in systems.values())]
+    codes, vocabulary = pd.factorize(pd.Index([t for tokens, _ in streams for t in tokens],
+                                              dtype=object))
+    bounds = np.cumsum([0, *(len(tokens) for tokens, _ in streams)])
+    ids = [codes[bounds[k] : bounds[k + 1]].astype(np.int64) for k in range(len(streams))]
+    if frequencies is None:
+        frequency = np.bincount(ids[0], minlength=len(vocabulary))
+    else:
+        counts = _case_folded(frequencies) if options.lowercase else frequencies
+        frequency = np.array([counts.get(word, 0) for word in vocabulary], np.int64)
+    word_bucket = assign_buckets(frequency, cutoffs)
+    n_buckets = len(cutoffs) + 1
+    ref_keys, ref_counts = _pair_counts(streams[0][1], ids[0])
+    ref_matrix = _bucket_matrix(ref_keys, ref_counts, word_bucket, n_segments, n_buckets)
+    labels = bucket_labels(cutoffs)
+    scorer = FMeasureScorer()
+    rows = []
+    for name, (_, segment), tokens in zip(systems, streams[1:], ids[1:], strict=True):
+        keys, counts = _pair_counts(segment, tokens)
         matched = np.minimum(counts, _lookup(keys, ref_keys, ref_counts))
         out_matrix = _bucket_matrix(keys, counts, word_bucket, n_segments, n_buckets)
         match_matrix = _bucket_matrix(keys, matched, word_bucket, n_segments, n_buckets)
-        weights = resample_weights(n_segments, n_samples, seed).astype(np.float64)
-        sampled = [weights @ m for m in (match_matrix, out_matrix, ref_matrix)]
-        f_samples = _f_measure(*sampled)
-        totals = [m.sum(axis=0) for m in (match_matrix, out_matrix, ref_matrix)]
-        f_total = _f_measure(*(t[None, :] for t in totals))[0]
         for b in range(n_buckets):
-            if totals[1][b] == 0 and totals[2][b] == 0:
+            size, matches, output = (int(m[:, b].sum()) for m in (ref_matrix, match_matrix,
+                                                                   out_matrix))
+            if (size == 0 and output == 0) or (b == 0 and frequencies is None):
                 continue
-            mean, low, high, ci = _interval(f_samples[:, b])
-            rows.append((name, b, labels[b], int(totals[2][b]), int(totals[0][b]),
-                         int(totals[1][b]), float(f_total[b]), mean, low, high, ci))
+            bucket = np.stack([match_matrix[:, b], out_matrix[:, b], ref_matrix[:, b]], axis=1)
+            found = bootstrap_ci_from_stats(bucket, scorer, n_samples=n_samples, seed=seed)
+            rows.append((name, b, labels[b], size, matches, output, found.score, found.mean,
+                         found.low, found.high, found.ci))
     return pd.DataFrame(rows, columns=["system", "bucket", "label", "words", "matches", "output",
                                        "score", "mean", "low", "high", "ci"])
+
+
+def _case_folded(frequencies: Mapping[str, int]) -> dict[str, int]:
+    """Training counts with the words lowercased (case variants summed), for lowercased BLEU."""
+    folded: dict[str, int] = {}
+    for word, count in frequencies.items():
+        folded[word.lower()] = folded.get(word.lower(), 0) + count
+    return folded
 
 
 def _bucket_matrix(keys: np.ndarray, counts: np.ndarray, word_bucket: np.ndarray,
@@ -341,11 +355,6 @@ def _bucket_matrix(keys: np.ndarray, counts: np.ndarray, word_bucket: np.ndarray
     flat = (keys >> _SHIFT) * n_buckets + word_bucket[keys & _LOW]
     return np.bincount(flat, weights=counts, minlength=n_segments * n_buckets).reshape(
         n_segments, n_buckets)
-
-
-def _f_measure(matches: np.ndarray, output: np.ndarray, reference: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(matches > 0, 2 * matches / (output + reference), 0.0)
 
 
 def document_scores(stats: Mapping[str, np.ndarray], documents: Sequence[str],

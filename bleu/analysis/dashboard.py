@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from ..metrics.base import SignificanceResult
 from ..metrics.bleu import signature
 from ..metrics.bleu_score import BLEUOptions, BLEUScore, score_from_stats
 from ..metrics.significance import bootstrap_ci_from_stats, paired_bootstrap_from_stats
@@ -23,25 +24,19 @@ SIGNIFICANCE_LEVEL = 0.05
 SIGNIFICANT_MARK = "*"
 
 
-@dataclass(frozen=True)
-class SystemResult:
-    """One system's corpus score (``mean``, ``ci`` from the bootstrap) and p-value vs baseline."""
-
-    name: str
-    score: BLEUScore
-    p_value: float | None = None
-
-    @property
-    def significant(self) -> bool:
-        """True when the difference to the baseline is significant at ``SIGNIFICANCE_LEVEL``."""
-        return self.p_value is not None and self.p_value < SIGNIFICANCE_LEVEL
+def is_significant(result: SignificanceResult) -> bool:
+    """True when a paired test found a difference to the baseline at ``SIGNIFICANCE_LEVEL``."""
+    return result.p_value is not None and result.p_value < SIGNIFICANCE_LEVEL
 
 
 @dataclass(frozen=True)
 class Dashboard:
-    """Every number the corpus dashboard shows, for systems scored against the same references."""
+    """Every number the corpus dashboard shows, for systems scored against the same references:
+    each system's BLEU (``scores``) and what the bootstrap says of it (``significance``: mean,
+    95% CI and, with a baseline, the paired test's p-value), both in the systems' order."""
 
-    systems: tuple[SystemResult, ...]
+    scores: Mapping[str, BLEUScore]
+    significance: Mapping[str, SignificanceResult]
     options: BLEUOptions
     n_refs: int
     n_segments: int
@@ -58,11 +53,6 @@ class Dashboard:
     def bootstrap_signature(self) -> str:
         """The signature with the resampling fields, as sacrebleu prints it for ``--paired-bs``."""
         return signature(self.options, self.n_refs, bs=self.n_samples, seed=self.seed)
-
-    @property
-    def scores(self) -> dict[str, BLEUScore]:
-        """Scores by system name, in table order."""
-        return {result.name: result.score for result in self.systems}
 
 
 def build_dashboard(stats: Mapping[str, np.ndarray], options: BLEUOptions, n_refs: int, *,
@@ -81,21 +71,16 @@ def build_dashboard(stats: Mapping[str, np.ndarray], options: BLEUOptions, n_ref
     n_segments = len(next(iter(stats.values())))
     paired = baseline is not None and len(stats) > 1
     if paired:
-        significance = paired_bootstrap_from_stats(dict(stats), options, baseline=baseline,
-                                                   n_samples=n_samples, seed=seed)
+        found = paired_bootstrap_from_stats(dict(stats), options, baseline=baseline,
+                                            n_samples=n_samples, seed=seed)
     else:
-        significance = {name: bootstrap_ci_from_stats(matrix, options, n_samples=n_samples,
-                                                      seed=seed)
-                        for name, matrix in stats.items()}
-    results = []
-    for name, matrix in stats.items():
-        score = score_from_stats(np.asarray(matrix).sum(axis=0), options, sig)
-        boot = significance[name]
-        score = replace(score, mean=float(boot.mean), ci=float(boot.ci))
-        p_value = boot.p_value if paired and name != baseline else None
-        results.append(SystemResult(name, score, None if p_value is None else float(p_value)))
-    return Dashboard(tuple(results), options, n_refs, n_segments, baseline if paired else None,
-                     n_samples, seed)
+        found = {name: replace(bootstrap_ci_from_stats(matrix, options, n_samples=n_samples,
+                                                       seed=seed), name=name)
+                 for name, matrix in stats.items()}
+    scores = {name: score_from_stats(np.asarray(matrix).sum(axis=0), options, sig)
+              for name, matrix in stats.items()}
+    return Dashboard(scores, {name: found[name] for name in stats}, options, n_refs, n_segments,
+                     baseline if paired else None, n_samples, seed)
 
 
 def effective_weights(score: BLEUScore, options: BLEUOptions) -> tuple[float, ...]:
@@ -133,15 +118,15 @@ def results_table(dashboard: Dashboard) -> pd.DataFrame:
     """One row per system: BLEU, bootstrap mean and 95% CI, p-value, mark, p1..pN, BP, lengths."""
     order = dashboard.options.max_ngram_order
     rows = []
-    for result in dashboard.systems:
-        score = result.score
+    for name, score in dashboard.scores.items():
+        result = dashboard.significance[name]
         row: dict[str, object] = {
-            "system": result.name,
+            "system": name,
             "BLEU": score.score,
-            "mean": score.mean,
-            "95% CI ±": score.ci,
+            "mean": result.mean,
+            "95% CI ±": result.ci,
             "p-value": result.p_value,
-            "sig.": SIGNIFICANT_MARK if result.significant else "",
+            "sig.": SIGNIFICANT_MARK if is_significant(result) else "",
         }
         row.update({f"p{n}": score.precisions[n - 1] for n in range(1, order + 1)})
         row.update({"BP": score.bp, "ratio": score.ratio, "hyp_len": score.sys_len,
@@ -174,13 +159,13 @@ def table_latex(dashboard: Dashboard) -> str:
             "BP", "ratio", "hyp len", "ref len"]
     lines = [r"\begin{tabular}{l" + "r" * (len(head) - 1) + "}", r"\toprule",
              " & ".join(head) + r" \\", r"\midrule"]
-    for result in dashboard.systems:
-        score = result.score
+    for name, score in dashboard.scores.items():
+        result = dashboard.significance[name]
         p_value = "--" if result.p_value is None else f"{result.p_value:.4f}"
-        if result.significant:
+        if is_significant(result):
             p_value += "$^*$"
-        cells = [latex_escape(result.name), f"{score.score:.2f}",
-                 "--" if score.ci is None else rf"$\pm${score.ci:.2f}", p_value,
+        cells = [latex_escape(name), f"{score.score:.2f}",
+                 "--" if result.ci is None else rf"$\pm${result.ci:.2f}", p_value,
                  *(f"{p:.1f}" for p in score.precisions), f"{score.bp:.3f}",
                  f"{score.ratio:.3f}", str(score.sys_len), str(score.ref_len)]
         lines.append(" & ".join(cells) + r" \\")
@@ -192,11 +177,11 @@ def table_latex(dashboard: Dashboard) -> str:
 def json_report(dashboard: Dashboard, **about: object) -> str:
     """Every number of the dashboard as JSON, with the signatures; ``about`` adds context fields."""
     systems = []
-    for result in dashboard.systems:
-        score = result.score
+    for name, score in dashboard.scores.items():
+        result = dashboard.significance[name]
         systems.append({
-            "name": result.name, "score": score.score, "mean": score.mean, "ci": score.ci,
-            "p_value": result.p_value, "significant": result.significant,
+            "name": name, "score": score.score, "mean": result.mean, "ci": result.ci,
+            "p_value": result.p_value, "significant": is_significant(result),
             "counts": list(score.counts), "totals": list(score.totals),
             "precisions": list(score.precisions), "bp": score.bp, "ratio": score.ratio,
             "sys_len": score.sys_len, "ref_len": score.ref_len,

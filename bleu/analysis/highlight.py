@@ -10,14 +10,12 @@ blank line, and a character reference is never markdown or LaTeX syntax.
 
 from __future__ import annotations
 
-import html
 from collections import Counter
 from collections.abc import Sequence
 
 from ..metrics.explain import Explanation, NgramMatch
+from .escaping import escape_html
 
-#: characters markdown, LaTeX ($) or GFM tables give a meaning, as numeric character references
-_MARKDOWN_ENTITIES = {c: f"&#{ord(c)};" for c in "$*_`\\~|[]#"}
 _CSS = (
     "<style>"
     ".bleu-hl .ngram{display:inline-block;margin:1px 2px;padding:0 3px;border-radius:3px}"
@@ -35,21 +33,6 @@ _CSS = (
 )
 
 
-def escape_text(text: str) -> str:
-    """HTML-escape user text (quotes too) and neutralize markdown and LaTeX characters."""
-    # Character by character, so that the entities html.escape writes ("&#x27;") are never
-    # themselves rewritten (their '#' is one of the markdown characters).
-    return "".join(
-        _MARKDOWN_ENTITIES.get(c) or html.escape(c, quote=True) for c in text
-    ).replace("\n", " ")
-
-
-def escape_markdown(text: str) -> str:
-    """User text for a markdown string (a heading, a caption): backslash before every special."""
-    specials = set("\\`*_{}[]()#+-.!$|<>~&")
-    return "".join(f"\\{c}" if c in specials else c for c in text)
-
-
 def _orders(explanation: Explanation, orders: Sequence[int] | None) -> list[int]:
     available = range(1, explanation.options.max_ngram_order + 1)
     return [n for n in available if orders is None or n in orders]
@@ -59,7 +42,7 @@ def _span(words: str, status: str, order: int, position: int, title: str,
           extra: Sequence[str] = ()) -> str:
     classes = " ".join(["ngram", status, f"n{order}", *extra])
     return (f'<span class="{classes}" data-order="{order}" data-pos="{position}" '
-            f'title="{escape_text(title)}">{escape_text(words)}</span>')
+            f'title="{escape_html(title)}">{escape_html(words)}</span>')
 
 
 def _reference_phrase(gram: NgramMatch) -> str:
@@ -81,7 +64,7 @@ def _hypothesis_title(gram: NgramMatch, status: str) -> str:
 
 def _layer(label: str, spans: list[str], order: int) -> str:
     return (f'<div class="bleu-layer n{order}" data-order="{order}">'
-            f'<span class="layer-label">{escape_text(label)}</span>'
+            f'<span class="layer-label">{escape_html(label)}</span>'
             f'{" ".join(spans)}</div>')
 
 
@@ -107,19 +90,9 @@ def _hypothesis_block(explanation: Explanation, orders: Sequence[int] | None,
         summary = explanation.orders[n - 1]
         spans = [span for _, span in sorted(occurrences)]
         layers.append(_layer(f"{n}-grams {summary.matches}/{summary.total}", spans, n))
-    head = (f'<div class="segment-head">{escape_text(label)}: {explanation.hyp_len} tokens, '
+    head = (f'<div class="segment-head">{escape_html(label)}: {explanation.hyp_len} tokens, '
             f'sentence BLEU {explanation.score.score:.2f}, BP {explanation.bp:.3f}</div>')
     return f'<div class="hyp">{head}{"".join(layers)}</div>'
-
-
-def hypothesis_html(explanation: Explanation, orders: Sequence[int] | None = None, *,
-                    contrast: Explanation | None = None, label: str = "hypothesis") -> str:
-    """The hypothesis as one layer of n-grams per order (``orders``: which; default all).
-
-    With ``contrast`` (the other system on the same segment), an n-gram this hypothesis has and
-    the other does not gets the extra class ``differs``.
-    """
-    return _wrap(_hypothesis_block(explanation, orders, contrast, label), "hypothesis")
 
 
 def _reference_block(explanation: Explanation, index: int, orders: Sequence[int] | None) -> str:
@@ -150,7 +123,7 @@ def _reference_block(explanation: Explanation, index: int, orders: Sequence[int]
     is_bp = index == explanation.ref_len_reference
     badge = ""
     if is_bp:
-        badge = (f'<span class="bp-ref" title="{escape_text(_bp_title(explanation))}">'
+        badge = (f'<span class="bp-ref" title="{escape_html(_bp_title(explanation))}">'
                  f'BP reference length {explanation.ref_len}</span>')
     head = (f'<div class="segment-head">reference {index + 1}: {reference.length} tokens'
             f'{badge}</div>')
@@ -193,6 +166,6 @@ def legend_html() -> str:
         ("miss", "unmatched"),
         ("miss differs", "not in the other system's output"),
     ]
-    spans = [f'<span class="ngram {status} legend">{escape_text(text)}</span>'
+    spans = [f'<span class="ngram {status} legend">{escape_html(text)}</span>'
              for status, text in samples]
     return _wrap(" ".join(spans), "legend")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -18,6 +20,14 @@ class ExternalScores:
     systems: tuple[str, ...]
     matrix: np.ndarray
     source: str = "<text>"
+
+    @cached_property
+    def key(self) -> str:
+        """A hash of the label, systems and scores: what caches are keyed on."""
+        digest = hashlib.blake2b(digest_size=16)
+        digest.update("\t".join((self.label, *self.systems)).encode("utf-8", "surrogatepass"))
+        digest.update(np.ascontiguousarray(self.matrix, dtype=np.float64).tobytes())
+        return digest.hexdigest()
 
     @property
     def n_segments(self) -> int:

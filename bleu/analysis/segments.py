@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LengthMismatchError
-from ..metrics.bleu_engine import preprocess
+from ..metrics.bleu_engine import words
 from ..metrics.bleu_score import BLEUOptions, score_from_stats, scores_from_stats
 
 ID = "id"
@@ -71,8 +71,8 @@ def reference_lengths(references: Sequence[Sequence[str | None]], options: BLEUO
             break
         present = [i for i in todo if stream[i] is not None]
         if present:
-            lines = preprocess([stream[i] for i in present], options).split("\n")
-            lengths[present] = [len(line.split()) for line in lines]
+            _, offsets = words([stream[i] for i in present], options)
+            lengths[present] = np.diff(offsets)
     return np.maximum(lengths, 0)
 
 

@@ -14,6 +14,7 @@ import pandas as pd
 import vl_convert
 
 from ..analysis.dashboard import Dashboard, log_decomposition
+from ..metrics.base import SignificanceResult
 from ..metrics.bleu_score import BLEUOptions, BLEUScore
 from .metrics import metrics_chart
 
@@ -26,35 +27,30 @@ def _system_color(systems: list[str]) -> alt.Color:
                      sort=systems)
 
 
-def bleu_data(scores: Scores) -> pd.DataFrame:
-    """One row per system: score, and the bootstrap interval ``mean ± ci`` where known."""
-    rows = []
-    for name, score in scores.items():
-        has_ci = score.mean is not None and score.ci is not None
-        rows.append({
-            "system": name, "BLEU": score.score,
-            "low": score.mean - score.ci if has_ci else None,
-            "high": score.mean + score.ci if has_ci else None,
-        })
+def bleu_data(intervals: Mapping[str, SignificanceResult]) -> pd.DataFrame:
+    """One row per system: score, and the bootstrap's 95% interval (its two ends) where known."""
+    rows = [{"system": name, "BLEU": result.score, "low": result.low, "high": result.high}
+            for name, result in intervals.items()]
     return pd.DataFrame(rows, columns=["system", "BLEU", "low", "high"])
 
 
-def bleu_chart(scores: Scores) -> alt.LayerChart:
-    """BLEU per system as bars, with the 95% bootstrap interval (mean ± ci) as error bars."""
-    data = bleu_data(scores)
+def bleu_chart(intervals: Mapping[str, SignificanceResult]) -> alt.LayerChart:
+    """BLEU per system as points with their 95% bootstrap intervals, on an axis zoomed to the
+    scores (differences of a point or two are what matters, not the distance from 0)."""
+    data = bleu_data(intervals)
     systems = list(data["system"])
-    base = alt.Chart(data).encode(x=alt.X("system:N", sort=systems, title=None))
-    bars = base.mark_bar().encode(
-        y=alt.Y("BLEU:Q", title="BLEU"), color=_system_color(systems),
+    base = alt.Chart(data).encode(y=alt.Y("system:N", sort=systems, title=None))
+    scale = alt.Scale(zero=False, nice=True)
+    errors = base.transform_filter("isValid(datum.low)").mark_rule(strokeWidth=2).encode(
+        x=alt.X("low:Q", title="BLEU", scale=scale), x2="high:Q", color=_system_color(systems))
+    points = base.mark_point(filled=True, size=80).encode(
+        x=alt.X("BLEU:Q", title="BLEU", scale=scale), color=_system_color(systems),
         tooltip=["system:N", alt.Tooltip("BLEU:Q", format=".2f"),
                  alt.Tooltip("low:Q", format=".2f", title="95% CI low"),
                  alt.Tooltip("high:Q", format=".2f", title="95% CI high")],
     )
-    errors = base.transform_filter("isValid(datum.low)").mark_rule(strokeWidth=2).encode(
-        y="low:Q", y2="high:Q"
-    )
-    return alt.layer(bars, errors).properties(
-        title="BLEU per system (error bars: 95% bootstrap interval)")
+    return alt.layer(errors, points).properties(
+        title="BLEU per system (lines: 95% bootstrap interval)")
 
 
 def precisions_data(scores: Scores) -> pd.DataFrame:
@@ -141,7 +137,7 @@ def dashboard(results: Dashboard, other: Mapping[str, Mapping[str, object]] | No
     """
     scores = results.scores
     rows = [
-        alt.hconcat(bleu_chart(scores), precisions_chart(scores)).resolve_scale(
+        alt.hconcat(bleu_chart(results.significance), precisions_chart(scores)).resolve_scale(
             color="independent"),
         alt.hconcat(decomposition_chart(scores, results.options),
                     length_chart(scores)).resolve_scale(color="independent"),

@@ -8,13 +8,10 @@ tests). Test-set downloads are refused: BLEU Explorer never goes online.
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import gzip
 import logging
 import os
-import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import NoReturn, TextIO
 
 from .._version import __version__
@@ -22,6 +19,14 @@ from ..errors import InputError, LengthMismatchError, ReadError
 from ..metrics.bleu import BLEU, short_signature
 from ..metrics.bleu_score import SMOOTH_DEFAULTS, BLEUOptions, score_from_stats
 from ..metrics.streaming import score_totals, stream_totals
+from .inputs import (
+    CommandLineError,
+    check_lengths,
+    iter_segments,
+    paired_test_asked,
+    read_references,
+    read_systems,
+)
 from .output import FORMATS, PairedTestInfo, SystemRow, multi_system_report
 
 PROG = "bleu-explorer"
@@ -33,10 +38,6 @@ LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 TEST_SET_FLAGS = ("test_set", "download", "echo", "origlang", "subset", "list", "citation",
                   "detail")
 DEFAULT_SEED = "12345"
-
-
-class CommandLineError(InputError):
-    """The flags given cannot work together, or ask for something BLEU Explorer does not do."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -128,135 +129,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _open_text(path: str, encoding: str) -> TextIO:
-    """A file opened as sacrebleu opens it: text, lines split on '\\n' only, .gz decompressed."""
-    if path.endswith(".gz"):
-        return gzip.open(path, "rt", encoding=encoding, newline="\n")
-    return open(path, encoding=encoding, newline="\n")  # closed by the caller
-
-
-def iter_segments(path: str, encoding: str = "utf-8") -> Iterator[str]:
-    """The segments of a file, one per line, as sacrebleu reads them, one at a time.
-
-    Lines are split on '\\n' only and lose their trailing whitespace (so a '\\r' of CRLF goes);
-    a final newline does not start another segment.
-    """
-    number = 0
-    try:
-        with _open_text(path, encoding) as handle:
-            for number, line in enumerate(handle, start=1):  # noqa: B007 (the errors use it)
-                yield line.rstrip()
-    except FileNotFoundError:
-        raise ReadError(f"{path}: no such file.") from None
-    except UnicodeDecodeError as error:
-        raise ReadError(
-            f"{path}, line {number + 1}: not valid {encoding} text ({error.reason}); convert "
-            f"the file or give its encoding with -e."
-        ) from None
-    except LookupError:
-        raise CommandLineError(f"Unknown encoding {encoding!r} given with -e.") from None
-    except OSError as error:
-        raise ReadError(f"{path}: cannot be read ({error.strerror}).") from None
-
-
-def read_segments(path: str, encoding: str = "utf-8") -> list[str]:
-    """All segments of a file (see ``iter_segments``)."""
-    return list(iter_segments(path, encoding))
-
-
-def read_stdin_systems(stream: TextIO, encoding: str) -> list[list[str]]:
-    """Systems from stdin, as sacrebleu reads them: one column per system, tab-separated.
-
-    Any line ending (\\n, \\r\\n, \\r) ends a line; every line needs the first line's number of
-    fields.
-    """
-    raw = stream.buffer.read() if hasattr(stream, "buffer") else stream.read()
-    try:
-        text = raw.decode(encoding) if isinstance(raw, bytes) else raw
-    except UnicodeDecodeError as error:
-        raise ReadError(f"stdin: not valid {encoding} text ({error.reason} at byte "
-                        f"{error.start}).") from None
-    lines = re.split(r"\r\n|\r|\n", text)
-    if lines[-1] == "":
-        lines.pop()
-    if not lines:
-        raise ReadError("stdin: no input; give the system output on stdin or with -i.")
-    n_fields = len(lines[0].rstrip().split("\t"))
-    columns: list[list[str]] = [[] for _ in range(n_fields)]
-    for number, line in enumerate(lines, start=1):
-        fields = line.rstrip().split("\t")
-        if len(fields) != n_fields:
-            raise ReadError(
-                f"stdin, line {number}: expected {n_fields} tab-separated system outputs "
-                f"(as on line 1), found {len(fields)}."
-            )
-        for column, field in zip(columns, fields, strict=True):
-            column.append(field.rstrip())
-    return columns
-
-
-def read_references(paths: Sequence[str], num_refs: int, encoding: str,
-                    ) -> tuple[list[list[str]], list[str]]:
-    """The reference streams and a name for each (for messages); ``-nr`` splits one file on tabs."""
-    if not paths:
-        raise CommandLineError("No reference files given: give them before -i, e.g. "
-                               "`bleu-explorer ref.txt -i hyp.txt` (test sets (-t) are not "
-                               "downloaded).")
-    if num_refs < 1:
-        raise CommandLineError(f"--num-refs must be at least 1, got {num_refs}.")
-    if num_refs == 1:
-        return [read_segments(path, encoding) for path in paths], list(paths)
-    if len(paths) > 1:
-        raise CommandLineError("--num-refs splits a single reference file on tabs; "
-                               f"{len(paths)} reference files were given.")
-    streams: list[list[str]] = [[] for _ in range(num_refs)]
-    for number, line in enumerate(read_segments(paths[0], encoding), start=1):
-        fields = line.split("\t", num_refs - 1)
-        if len(fields) != num_refs:
-            raise ReadError(f"{paths[0]}, line {number}: expected {num_refs} tab-separated "
-                            f"references (--num-refs), found {len(fields)}.")
-        for stream, field in zip(streams, fields, strict=True):
-            stream.append(field)
-    return streams, [f"{paths[0]} (reference {k + 1})" for k in range(num_refs)]
-
-
-def read_systems(args: argparse.Namespace, stdin: TextIO) -> list[tuple[str, list[str]]]:
-    """The systems to score, named as sacrebleu names them (file name, or ``System k``)."""
-    if args.input is None:
-        columns = read_stdin_systems(stdin, args.encoding)
-        return [(f"System {k + 1}", column) for k, column in enumerate(columns)]
-    if not args.input:
-        raise CommandLineError("-i/--input needs at least one file.")
-    systems: list[tuple[str, list[str]]] = []
-    for path in args.input:
-        if any(path == name for name, _ in systems):
-            if _paired(args) and path == systems[0][0]:
-                logger.info("Ignoring %r as it was also given as the baseline.", path)
-                continue
-            raise CommandLineError(f"{path!r} is given twice with -i; give each system once.")
-        systems.append((path, read_segments(path, args.encoding)))
-    return systems
-
-
-def check_lengths(systems: Sequence[tuple[str, Sequence[str]]],
-                  references: Sequence[Sequence[str]], ref_names: Sequence[str]) -> None:
-    """Every system and every reference stream has one line per segment (named in the error)."""
-    for name, hypotheses in systems:
-        label = "stdin" if name.startswith("System ") else name
-        if not hypotheses:
-            raise ReadError(f"{label}: the system output is empty.")
-        for ref_name, stream in zip(ref_names, references, strict=True):
-            if len(stream) != len(hypotheses):
-                raise LengthMismatchError(
-                    f"{ref_name} has {len(stream)} lines, but {label} has {len(hypotheses)}; "
-                    "each reference needs one line per line of system output."
-                )
-
-
-def _paired(args: argparse.Namespace) -> bool:
-    return bool(args.paired_bs or args.paired_ar)
-
-
 def resampling_seed() -> int | None:
     """The seed of bootstrap and randomization, from SACREBLEU_SEED as sacrebleu reads it.
 
@@ -307,10 +179,10 @@ def _check_modes(args: argparse.Namespace, n_systems: int) -> None:
         if n_systems > 1:
             raise CommandLineError(f"Only one system can be scored with --sentence-level; "
                                    f"{n_systems} were given.")
-        if args.confidence or _paired(args):
+        if args.confidence or paired_test_asked(args):
             raise CommandLineError("Confidence intervals and paired tests are not available "
                                    "with --sentence-level.")
-    if _paired(args) and n_systems == 1:
+    if paired_test_asked(args) and n_systems == 1:
         raise CommandLineError("Paired tests (--paired-bs, --paired-ar) need two or more systems "
                                "given with -i (the first is the baseline); one was given.")
     if args.confidence and n_systems > 1:
@@ -333,19 +205,19 @@ def _single_system(metric: BLEU, hypotheses: Sequence[str], args: argparse.Names
     stats = metric.segment_stats(hypotheses)
     score = metric.score_stats(stats, metric.reference_table(None).n_refs)
     extra: dict[str, object] = {}
+    interval = None
     if args.confidence and args.confidence_n > 1:
         from ..metrics.significance import bootstrap_ci_from_stats
 
         seed = resampling_seed()
         interval = bootstrap_ci_from_stats(stats, metric.options, n_samples=args.confidence_n,
                                            seed=seed)
-        score = dataclasses.replace(score, mean=interval.mean, ci=interval.ci)
         extra = {"bs": args.confidence_n, "seed": str(seed).lower()}
     signature = metric.signature(**extra)
     is_json = args.format == "json"
     if args.short and not is_json:
         signature = short_signature(signature)
-    print(score.format(args.width, args.score_only, signature, is_json), file=out)
+    print(score.format(args.width, args.score_only, signature, is_json, interval), file=out)
 
 
 def _paired_rows(metric: BLEU, systems: list[tuple[str, list[str]]], args: argparse.Namespace,
@@ -375,7 +247,7 @@ def _multi_system(metric: BLEU, systems: list[tuple[str, list[str]]], args: argp
         logger.info("--paired-jobs is ignored: the paired tests are vectorized in one process.")
     paired: PairedTestInfo | None = None
     extra: dict = {}
-    if _paired(args):
+    if paired_test_asked(args):
         rows, paired, extra = _paired_rows(metric, systems, args)
     else:
         rows = [SystemRow(name, metric.corpus_score(hypotheses).score)
@@ -389,7 +261,7 @@ def _multi_system(metric: BLEU, systems: list[tuple[str, list[str]]], args: argp
 def _streams(args: argparse.Namespace) -> bool:
     """Whether to score in chunks while reading: one system file, one corpus score, plain refs."""
     return (args.input is not None and len(args.input) == 1 and not args.sentence_level
-            and not args.confidence and not _paired(args) and args.num_refs == 1
+            and not args.confidence and not paired_test_asked(args) and args.num_refs == 1
             and bool(args.refs))
 
 

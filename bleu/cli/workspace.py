@@ -18,6 +18,7 @@ from ..io.dataset import assemble, system_name
 from ..workspace.config import database_location
 from ..workspace.model import Workspace
 from ..workspace.store import WorkspaceStore
+from .inputs import CommandLineError, check_lengths, read_references, read_systems
 
 logger = logging.getLogger(__name__)
 Systems = list[tuple[str, list[str]]]
@@ -27,8 +28,6 @@ def workspace_inputs(args: argparse.Namespace, stdin: TextIO, options: Mapping[s
                      ) -> tuple[list[list[str]], list[str], Systems]:
     """References, their names and the systems to score for ``--workspace`` and/or
     ``--save-workspace``; what ``--save-workspace`` names is saved before scoring."""
-    from .main import CommandLineError, check_lengths, read_references, read_systems
-
     store = WorkspaceStore(database_location())
     source: TextFile | None = None
     language = None

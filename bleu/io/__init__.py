@@ -16,6 +16,7 @@ from .checks import (
 )
 from .decode import MAX_UPLOAD_MB, check_size
 from .dispatch import FORMATS, detect_format, read_any
+from .frequencies import read_frequencies
 from .jsonl import jsonl_fields, read_jsonl
 from .lines import read_text
 from .model import TextFile, WMTDocumentSet
@@ -37,6 +38,7 @@ __all__ = [
     "jsonl_fields",
     "looks_tokenized",
     "read_any",
+    "read_frequencies",
     "read_jsonl",
     "read_sgml",
     "read_table",

@@ -6,7 +6,6 @@ never replaces good data: the caller keeps the previous dataset when ``assemble`
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from . import (
     similarity_to_reference,
     unique_names,
 )
+from .model import segments_key
 
 #: the tokenizer WMT used for a target language (WMT21/22 scored Japanese with ``char``)
 TOKENIZER_BY_LANGUAGE = {"zh": "zh", "ja": "char"}
@@ -30,16 +30,6 @@ _PAIR = re.compile(r"(?:^|[^a-z])([a-z]{2})-([a-z]{2})(?:[^a-z]|$)")
 _WMT_HYP = re.compile(r"\.hyp\.(.+)\.[A-Za-z]{2,3}$")
 _KANA = re.compile(r"[\u3040-\u30ff]")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
-
-
-def content_key(segments: Sequence[str]) -> str:
-    """A hash of a stream's segments (not its name): the cache key for everything computed on it."""
-    digest = hashlib.blake2b(digest_size=16)
-    digest.update(str(len(segments)).encode())
-    for segment in segments:
-        digest.update(b"\n")
-        digest.update(segment.encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()
 
 
 def system_name(file_name: str) -> str:
@@ -101,12 +91,24 @@ class Dataset:
     @cached_property
     def references_key(self) -> str:
         """A content hash of all reference streams together, in order."""
-        return content_key([content_key(ref.segments) for ref in self.references])
+        return segments_key([ref.key for ref in self.references])
 
     @cached_property
     def system_keys(self) -> dict[str, str]:
         """A content hash per system, by name (renaming keeps the hash)."""
-        return {name: content_key(file.segments) for name, file in self.systems.items()}
+        return {name: file.key for name, file in self.systems.items()}
+
+    @cached_property
+    def key(self) -> str:
+        """A hash of everything a page computes from: system names and texts, references,
+        source, document ids (the label and notes aside). Streamlit's caches hash a Dataset
+        by it (``hash_funcs``), so a cached result can never belong to other data."""
+        parts = [f"{name}\t{file.key}" for name, file in self.systems.items()]
+        parts += [self.references_key, self.source.key if self.source is not None else "-"]
+        parts += [segments_key(file.doc_ids) for file in (*self.references,
+                                                           *self.systems.values())
+                  if file.doc_ids is not None]
+        return segments_key(parts)
 
     def renamed(self, old: str, new: str) -> Dataset:
         """A copy with system ``old`` called ``new``; refuses an empty or already used name."""

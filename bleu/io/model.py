@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ..errors import ReadError
+
+
+def segments_key(segments: Sequence[str]) -> str:
+    """A hash of a stream's segments (not its name): the cache key of everything computed on it."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(str(len(segments)).encode())
+    for segment in segments:
+        digest.update(b"\n")
+        digest.update(segment.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -24,6 +37,11 @@ class TextFile:
             raise ValueError(
                 f"{self.name}: {len(self.doc_ids)} document ids for {len(self.segments)} segments"
             )
+
+    @cached_property
+    def key(self) -> str:
+        """A hash of the segments (renaming the file keeps it): what caches are keyed on."""
+        return segments_key(self.segments)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,9 @@ needs nothing else to test any metric.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -27,6 +29,12 @@ class StatsScorer(Protocol):
     #: True when every statistic is an integer count: sums of up to 2**24 are then exact in
     #: float32, so resample sums may be computed in any order
     integer_stats: bool
+    #: statistics per segment (the matrix's columns)
+    columns: int
+
+    def score(self, sums: np.ndarray) -> float:
+        """The corpus score of one row of summed statistics, exactly as ``corpus_score``."""
+        ...
 
     def scores(self, sums: np.ndarray) -> np.ndarray:
         """Scores of rows of summed statistics, as the metric's ``corpus_score`` computes them
@@ -37,3 +45,49 @@ class StatsScorer(Protocol):
         """Scores of bootstrap-resample sums as sacrebleu computes them: from float32
         statistics (``np.array(stats, dtype="float32")[indices].sum(0)``)."""
         ...
+
+
+@dataclass(frozen=True)
+class SignificanceResult:
+    """One system's score and what resampling says of it: the bootstrap mean and 95% interval,
+    and a paired test's p-value against the baseline.
+
+    ``ci`` is the interval's half-width as sacrebleu reports it (``mean ± ci``); ``low`` and
+    ``high`` are its ends (the resamples' 2.5th and 97.5th percentiles). ``p_value`` is None for
+    the baseline and where no paired test ran; ``mean``, ``ci``, ``low``, ``high`` are None
+    where no bootstrap ran.
+    """
+
+    name: str
+    score: float
+    p_value: float | None = None
+    mean: float | None = None
+    ci: float | None = None
+    low: float | None = None
+    high: float | None = None
+
+
+def format_score(name: str, score: float, width: int = 2, score_only: bool = False,
+                 signature: str = "", is_json: bool = False, verbose: str = "",
+                 interval: SignificanceResult | None = None) -> str:
+    """A score as sacrebleu prints it: ``NAME|signature = 22.67 (μ = .. ± ..) verbose`` or its
+    JSON (the signature's fields as keys too); the interval appears where its mean is > 0."""
+    text = f"{score:.{width}f}"
+    record: dict[str, object] = {"name": name, "score": float(text), "signature": signature}
+    if interval is not None and interval.mean is not None and interval.ci is not None \
+            and interval.mean > 0:
+        mean, ci = f"{interval.mean:.{width}f}", f"{interval.ci:.{width}f}"
+        text += f" (μ = {mean} ± {ci})"
+        record.update(confidence_mean=float(mean), confidence_var=float(ci),
+                      confidence=f"μ = {mean} ± {ci}")
+    if verbose:
+        record["verbose_score"] = verbose
+    if score_only:
+        return text
+    if is_json:
+        for part in signature.split("|") if signature else ():
+            key, value = part.split(":", 1)
+            record[key] = value
+        return json.dumps(record, indent=1, ensure_ascii=False)
+    head = f"{name}|{signature}" if signature else name
+    return f"{head} = {text}" + (f" {verbose}" if verbose else "")

@@ -8,11 +8,14 @@ from typing import Any
 import numpy as np
 
 from .._version import __version__
-from .bleu_engine import ReferenceTable, check_text_stream, warn_if_tokenized
-from .bleu_score import BLEUOptions, BLEUScore, score_from_stats
+from ..errors import UnknownOptionError
+from .bleu_engine import ReferenceTable, warn_if_tokenized
+from .bleu_score import BLEUOptions, BLEUScore, BLEUScorer, score_from_stats
+from .checks import References, check_text_stream
 from .tokenizers import get_tokenizer
 
-References = Sequence[Sequence[str | None]]
+#: sacrebleu's tokenizer for a target language given as ``trg_lang`` (13a otherwise)
+LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 
 def signature(options: BLEUOptions, n_refs: int, **extra: Any) -> str:
@@ -46,22 +49,29 @@ def short_signature(long: str) -> str:
 class BLEU:
     """BLEU with fixed options; references given here are tokenized and counted once.
 
-    Mirrors ``sacrebleu.metrics.BLEU``: ``corpus_score`` and ``sentence_score`` return
-    ``BLEUScore`` objects whose numbers equal sacrebleu's.
+    Mirrors ``sacrebleu.metrics.BLEU`` (same arguments, in the same order): ``corpus_score`` and
+    ``sentence_score`` return ``BLEUScore`` objects whose numbers equal sacrebleu's.
     """
 
-    def __init__(self, lowercase: bool = False, force: bool = False, tokenize: str | None = "13a",
+    def __init__(self, lowercase: bool = False, force: bool = False, tokenize: str | None = None,
                  smooth_method: str = "exp", smooth_value: float | None = None,
-                 max_ngram_order: int = 4, effective_order: bool = False,
+                 max_ngram_order: int = 4, effective_order: bool = False, trg_lang: str = "",
                  references: References | None = None) -> None:
+        if tokenize is None:
+            tokenize = LANGUAGE_TOKENIZERS.get(trg_lang, "13a")
         self.options = BLEUOptions(
-            tokenize=tokenize or "13a", lowercase=lowercase, smooth_method=smooth_method,
+            tokenize=tokenize, lowercase=lowercase, smooth_method=smooth_method,
             smooth_value=smooth_value, max_ngram_order=max_ngram_order,
             effective_order=effective_order,
         )
         get_tokenizer(self.options.tokenize)  # refuse an unknown tokenizer now, not later
         self.force = force
         self._table = ReferenceTable(references, self.options) if references is not None else None
+
+    @property
+    def scorer(self) -> BLEUScorer:
+        """Scores of summed statistics, for significance tests (``bleu.metrics.significance``)."""
+        return BLEUScorer(self.options)
 
     def reference_table(self, references: References | None) -> ReferenceTable:
         """The table for ``references``, or the cached one when they are None."""
@@ -105,25 +115,41 @@ class BLEU:
         return self.score_stats(table.segment_stats([hypothesis]), table.n_refs)
 
 
-def corpus_bleu(hypotheses: Sequence[str], references: References, *, tokenize: str = "13a",
-                lowercase: bool = False, smooth_method: str = "exp",
-                smooth_value: float | None = None, max_ngram_order: int = 4,
-                effective_order: bool = False, force: bool = False) -> BLEUScore:
-    """Corpus BLEU, as ``sacrebleu.corpus_bleu`` (references: a list of reference streams)."""
+def _effective(effective_order: bool | None, use_effective_order: bool | None,
+               default: bool) -> bool:
+    """Our ``effective_order`` and sacrebleu's ``use_effective_order`` name the same option."""
+    if effective_order is not None and use_effective_order is not None \
+            and bool(effective_order) != bool(use_effective_order):
+        raise UnknownOptionError(
+            f"effective_order={effective_order!r} and use_effective_order="
+            f"{use_effective_order!r} disagree; they are the same option, give one.")
+    chosen = effective_order if effective_order is not None else use_effective_order
+    return default if chosen is None else bool(chosen)
+
+
+def corpus_bleu(hypotheses: Sequence[str], references: References, smooth_method: str = "exp",
+                smooth_value: float | None = None, force: bool = False, lowercase: bool = False,
+                tokenize: str = "13a", use_effective_order: bool | None = None, *,
+                max_ngram_order: int = 4, effective_order: bool | None = None) -> BLEUScore:
+    """Corpus BLEU with ``sacrebleu.corpus_bleu``'s arguments, in its order (references: a list
+    of reference streams); ``effective_order`` is ``use_effective_order`` by our name."""
     metric = BLEU(lowercase=lowercase, force=force, tokenize=tokenize,
                   smooth_method=smooth_method, smooth_value=smooth_value,
-                  max_ngram_order=max_ngram_order, effective_order=effective_order)
+                  max_ngram_order=max_ngram_order,
+                  effective_order=_effective(effective_order, use_effective_order, False))
     return metric.corpus_score(hypotheses, references)
 
 
-def sentence_bleu(hypothesis: str, references: Sequence[str | None], *, tokenize: str = "13a",
-                  lowercase: bool = False, smooth_method: str = "exp",
-                  smooth_value: float | None = None, max_ngram_order: int = 4,
-                  effective_order: bool = True) -> BLEUScore:
-    """Sentence BLEU with sacrebleu's sentence defaults (exp smoothing, effective order)."""
+def sentence_bleu(hypothesis: str, references: Sequence[str | None], smooth_method: str = "exp",
+                  smooth_value: float | None = None, lowercase: bool = False,
+                  tokenize: str = "13a", use_effective_order: bool | None = None, *,
+                  max_ngram_order: int = 4, effective_order: bool | None = None) -> BLEUScore:
+    """Sentence BLEU with ``sacrebleu.sentence_bleu``'s arguments and defaults (exp smoothing,
+    effective order)."""
     metric = BLEU(lowercase=lowercase, force=True, tokenize=tokenize,
                   smooth_method=smooth_method, smooth_value=smooth_value,
-                  max_ngram_order=max_ngram_order, effective_order=effective_order)
+                  max_ngram_order=max_ngram_order,
+                  effective_order=_effective(effective_order, use_effective_order, True))
     return metric.sentence_score(hypothesis, references)
 
 

@@ -16,34 +16,35 @@ Work is done in chunks of segments, so working memory follows the chunk, not the
   references; hypothesis n-grams are counted the same way and clipped; an n-gram whose prefix
   is in no reference is dropped before the next order.
 
-A table kept for reuse (``BLEU(references=...)``, while it holds under ``CACHE_ENTRIES``
+A table kept for reuse (``BLEU(references=...)``, while it holds under ``REFERENCE_CACHE_NGRAMS``
 n-grams) stores per order the sorted keys, the max counts and the segment bounds, and looks
 hypotheses up in it by binary search (their keys come nearly sorted, so ``np.searchsorted``
 beat pandas' hash index here, builds nothing and releases the GIL). Beyond that size only the
 encoded reference tokens are kept, and each chunk's references are counted again in the same
 sort as the hypotheses', which is cheaper than building a lookup table that is used once;
 memory then stays proportional to the text. Chunks are worked on by a small thread pool
-(``map_chunks``), each writing its own rows.
+(``bleu.metrics.threads``), each writing its own rows.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
-import os
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import TypeVar
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from ..errors import InvalidTextError, LengthMismatchError, MissingReferenceError
 from .bleu_score import BLEUOptions
+from .checks import (
+    References,
+    check_hypotheses,
+    check_references,
+    reference_presence,
+    references_per_segment,
+)
+from .threads import map_chunks, thread_count
 from .tokenizers import get_tokenizer
 
 logger = logging.getLogger("bleu")
@@ -52,54 +53,10 @@ logger = logging.getLogger("bleu")
 CHUNK_SEGMENTS = 4096
 #: counted n-gram entries a ReferenceTable keeps for reuse (about 10 bytes each); beyond that it
 #: keeps the encoded tokens only and counts each chunk when it scores it
-CACHE_ENTRIES = 1 << 22
+REFERENCE_CACHE_NGRAMS = 1 << 22
 _SHIFT = np.int64(32)
-#: threads that work on chunks at once (numpy, Arrow and the byte-level tokenizers release the
-#: GIL); ``BLEU_THREADS`` in the environment sets it (the app sets 1, see app.py)
-THREADS = max(1, int(os.environ.get("BLEU_THREADS") or min(4, os.cpu_count() or 1)))
 #: the smallest chunk cut for a thread of its own (below, threads cost more than they save)
 MIN_THREAD_CHUNK = 512
-T = TypeVar("T")
-R = TypeVar("R")
-
-
-@functools.cache
-def _pool() -> ThreadPoolExecutor:
-    """The process's chunk threads, started on first use and kept (a new pool per call costs
-    more than small corpora take)."""
-    return ThreadPoolExecutor(THREADS, thread_name_prefix="bleu-chunks")
-
-
-def map_chunks(work: Callable[[T], R], items: Iterable[T]) -> list[R]:
-    """``[work(item) for item in items]``, on up to ``THREADS`` threads, in order."""
-    items = list(items)
-    if THREADS == 1 or len(items) < 2:
-        return [work(item) for item in items]
-    others = [_pool().submit(work, item) for item in items[1:]]
-    first = work(items[0])  # the calling thread takes a share too
-    return [first, *(future.result() for future in others)]
-
-
-def check_text_stream(stream: Sequence[object], what: str, allow_none: bool = False) -> None:
-    """Refuse anything that is not a sequence of strings (None allowed in reference streams)."""
-    if isinstance(stream, str | bytes) or not isinstance(stream, Sequence):
-        raise InvalidTextError(f"{what} must be a list of strings, got {type(stream).__name__}.")
-    if set(map(type, stream)) <= ({str, type(None)} if allow_none else {str}):
-        return  # the common case, checked at C speed; the loop below finds the culprit
-    for index, item in enumerate(stream):
-        if isinstance(item, str) or (allow_none and item is None):
-            continue
-        raise InvalidTextError(
-            f"{what}: segment {index + 1} is {type(item).__name__} ({item!r:.40}), expected str"
-            + (" or None." if allow_none else ".")
-        )
-
-
-def preprocess(lines: Sequence[str], options: BLEUOptions) -> str:
-    """Lowercase (if asked) and tokenize lines; return tokenized lines joined by newlines."""
-    if options.lowercase:
-        lines = [line.lower() for line in lines]
-    return get_tokenizer(options.tokenize).tokenize_stream(lines)
 
 
 def words(lines: Sequence[str], options: BLEUOptions) -> tuple[pa.Array, np.ndarray]:
@@ -107,6 +64,14 @@ def words(lines: Sequence[str], options: BLEUOptions) -> tuple[pa.Array, np.ndar
     if options.lowercase:
         lines = [line.lower() for line in lines]
     return get_tokenizer(options.tokenize).words(lines)
+
+
+def token_strings(tokens: pa.Array) -> list[str]:
+    """The words of ``words()`` as Python strings (text that held a lone surrogate comes as
+    bytes, and goes back to the same string)."""
+    if pa.types.is_large_binary(tokens.type):
+        return [token.decode("utf-8", "surrogatepass") for token in tokens.to_pylist()]
+    return tokens.to_pylist()
 
 
 def tokenize_line(line: str, options: BLEUOptions) -> list[str]:
@@ -171,12 +136,14 @@ class _ChunkRefs:
     ref_lens: np.ndarray  # (segments, references); -1 where a reference is missing (None)
 
 
-def _encode_chunk(references: Sequence[Sequence[str | None]], present: np.ndarray,
+def _encode_chunk(references: References, present: np.ndarray,
                   options: BLEUOptions, start: int, stop: int) -> _ChunkRefs:
     """Tokenize and encode one chunk's references, all streams in one pass."""
     streams = [[line if line is not None else "" for line in stream[start:stop]]
                for stream in references]
     lines = [line for segment in zip(*streams, strict=True) for line in segment]
+    import pyarrow.compute as pc  # loaded on first use: `import bleu` stays light
+
     tokens, offsets = words(lines, options)
     encoded = pc.dictionary_encode(tokens)
     ref_lens = np.diff(offsets).reshape(stop - start, len(references))
@@ -250,6 +217,8 @@ def _clipped(counts: np.ndarray, max_counts: np.ndarray, bounds: np.ndarray) -> 
 
 def _hyp_tokens(refs: _ChunkRefs, words: pa.Array) -> np.ndarray:
     """Hypothesis words as ids in the chunk's reference dictionary; -1 for an unknown word."""
+    import pyarrow.compute as pc
+
     found = pc.index_in(words, value_set=refs.dictionary).fill_null(-1)
     return np.asarray(found).astype(np.int64)
 
@@ -302,48 +271,6 @@ def closest_ref_lengths(hyp_lens: np.ndarray, ref_lens: np.ndarray) -> np.ndarra
     return ref_lens[np.arange(len(ref_lens)), best]
 
 
-def _count_references(references: Sequence[Sequence[str | None]], n_segments: int) -> np.ndarray:
-    """Which references are there (not None), as a (segments, references) bool matrix."""
-    present = np.array([[r is not None for r in stream] for stream in references], bool).T
-    present = present.reshape(n_segments, len(references))
-    missing = np.flatnonzero(~present.any(axis=1))
-    if len(missing):
-        listed = ", ".join(str(i + 1) for i in missing[:10])
-        more = f" and {len(missing) - 10} more" if len(missing) > 10 else ""
-        raise MissingReferenceError(
-            f"Segment {listed}{more} has no reference at all (every reference stream holds None "
-            "there); give at least one reference per segment, or drop the segment."
-        )
-    return present
-
-
-def check_references(references: Sequence[Sequence[str | None]], n_segments: int | None,
-                     ) -> int:
-    """Validate reference streams; return the number of segments they describe."""
-    if isinstance(references, str) or not isinstance(references, Sequence) or not references:
-        raise InvalidTextError(
-            "references must be a non-empty list of reference streams (lists of strings); "
-            f"got {type(references).__name__}."
-        )
-    for k, stream in enumerate(references):
-        check_text_stream(stream, f"reference stream {k + 1}", allow_none=True)
-    lengths = [len(stream) for stream in references]
-    expected = lengths[0] if n_segments is None else n_segments
-    if expected == 0:
-        raise InvalidTextError(
-            "The corpus is empty: the reference streams hold no segments; give at least one "
-            "segment (one line per segment in every stream)."
-        )
-    for k, length in enumerate(lengths):
-        if length != expected:
-            what = "the hypotheses have" if n_segments is not None else "reference stream 1 has"
-            raise LengthMismatchError(
-                f"reference stream {k + 1} has {length} segments, but {what} {expected}; "
-                "every stream needs one line per segment."
-            )
-    return expected
-
-
 class ReferenceTable:
     """References tokenized and encoded once (and counted once while small), then matched."""
 
@@ -351,11 +278,10 @@ class ReferenceTable:
                  chunk_segments: int = CHUNK_SEGMENTS) -> None:
         self.options = options
         self.n_segments = check_references(references, None)
-        present = _count_references(references, self.n_segments)
-        per_segment = present.sum(axis=1)
-        self.n_refs = int(per_segment[0]) if (per_segment == per_segment[0]).all() else -1
+        present = reference_presence(references, self.n_segments)
+        self.n_refs = references_per_segment(present)
         # a corpus of a few chunks is cut into one chunk per thread, so all threads get work
-        per_thread = -(-self.n_segments // THREADS)
+        per_thread = -(-self.n_segments // thread_count())
         chunk_segments = min(chunk_segments, max(MIN_THREAD_CHUNK, per_thread))
         self.chunk_segments = chunk_segments
         self._chunks = map_chunks(
@@ -365,18 +291,13 @@ class ReferenceTable:
             range(0, self.n_segments, chunk_segments))
         self._counted: list[tuple[_OrderTable, ...]] | None = None
         if sum(len(chunk.tokens) for chunk in self._chunks) * options.max_ngram_order \
-                < CACHE_ENTRIES:
+                < REFERENCE_CACHE_NGRAMS:
             self._counted = map_chunks(
                 lambda chunk: _count_chunk(chunk, options.max_ngram_order), self._chunks)
 
     def segment_stats(self, hypotheses: Sequence[str]) -> np.ndarray:
         """The statistics matrix of ``hypotheses`` against these references."""
-        check_text_stream(hypotheses, "hypotheses")
-        if len(hypotheses) != self.n_segments:
-            raise LengthMismatchError(
-                f"The hypotheses have {len(hypotheses)} segments, but the references have "
-                f"{self.n_segments}; every stream needs one line per segment."
-            )
+        check_hypotheses(hypotheses, self.n_segments)
         order = self.options.max_ngram_order
         stats = np.zeros((self.n_segments, 2 + 2 * order), np.int64)
 
@@ -414,28 +335,3 @@ def warn_if_tokenized(hypotheses: Sequence[str], count: int | None = None) -> No
             "already, which lowers BLEU; detokenize it, or pass force=True if it is on purpose.",
             count,
         )
-
-
-def ngram_counts(tokens: Sequence[str], max_order: int) -> Counter[tuple[str, ...]]:
-    """All n-grams of orders 1..max_order with their counts (the plain-Python reference)."""
-    return Counter(
-        tuple(tokens[i : i + n]) for n in range(1, max_order + 1)
-        for i in range(len(tokens) - n + 1)
-    )
-
-
-def segment_stats_reference(hyp_tokens: Sequence[str], refs_tokens: Sequence[Sequence[str]],
-                            max_order: int) -> list[int]:
-    """One segment's statistics with Counters: the simplest correct formulation, for checks."""
-    hyp = ngram_counts(hyp_tokens, max_order)
-    best: Counter[tuple[str, ...]] = Counter()
-    for ref in refs_tokens:
-        for gram, count in ngram_counts(ref, max_order).items():
-            best[gram] = max(best[gram], count)
-    ref_lens = np.array([[len(r) for r in refs_tokens]], np.int64)
-    ref_len = int(closest_ref_lengths(np.array([len(hyp_tokens)]), ref_lens)[0])
-    matches, totals = [0] * max_order, [0] * max_order
-    for gram, count in hyp.items():
-        totals[len(gram) - 1] += count
-        matches[len(gram) - 1] += min(count, best.get(gram, 0))
-    return [len(hyp_tokens), ref_len, *matches, *totals]

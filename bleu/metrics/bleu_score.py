@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -10,6 +9,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import UnknownOptionError
+from .base import SignificanceResult, format_score
 
 #: sacrebleu's default smoothing values (Chen & Cherry 2014); None: the method takes no value.
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -76,8 +76,6 @@ class BLEUScore:
     sys_len: int
     ref_len: int
     signature: str = ""
-    mean: float | None = None
-    ci: float | None = None
     name: str = field(default="BLEU")
 
     @property
@@ -97,33 +95,12 @@ class BLEUScore:
             f"hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})"
         )
 
-    def format(
-        self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False
-    ) -> str:
-        """sacrebleu's one-line text (``BLEU = 22.67 ...``) or its JSON, with the signature."""
-        text = f"{self.score:.{width}f}"
-        record: dict[str, object] = {
-            "name": self.name,
-            "score": float(text),
-            "signature": signature,
-        }
-        if self.mean is not None and self.ci is not None and self.mean > 0:
-            mean, ci = f"{self.mean:.{width}f}", f"{self.ci:.{width}f}"
-            text += f" (μ = {mean} ± {ci})"
-            record.update(
-                confidence_mean=float(mean), confidence_var=float(ci),
-                confidence=f"μ = {mean} ± {ci}",
-            )
-        if score_only:
-            return text
-        head = f"{self.name}|{signature}" if signature else self.name
-        record["verbose_score"] = self.verbose
-        if is_json:
-            for part in signature.split("|") if signature else ():
-                key, value = part.split(":", 1)
-                record[key] = value
-            return json.dumps(record, indent=1, ensure_ascii=False)
-        return f"{head} = {text} {self.verbose}"
+    def format(self, width: int = 2, score_only: bool = False, signature: str = "",
+               is_json: bool = False, interval: SignificanceResult | None = None) -> str:
+        """sacrebleu's one-line text (``BLEU = 22.67 ...``) or its JSON, with the signature;
+        ``interval`` (a bootstrap's mean and CI) adds ``(μ = mean ± ci)`` as sacrebleu does."""
+        return format_score(self.name, self.score, width, score_only, signature, is_json,
+                            self.verbose, interval)
 
     def __str__(self) -> str:
         return self.format()
@@ -181,46 +158,74 @@ def score_from_stats(
                      sys_len, ref_len, signature)
 
 
-def scores_from_stats(stats: np.ndarray, options: BLEUOptions) -> np.ndarray:
-    """BLEU for many rows of summed statistics at once (bootstrap resamples, leave-one-out, ...).
+def scores_from_stats(stats: np.ndarray, options: BLEUOptions, *,
+                      float32: bool = False) -> np.ndarray:
+    """BLEU for many rows of summed statistics at once (resamples, leave-one-out, buckets).
 
-    Vectorized twin of ``score_from_stats``; equal to it up to float rounding (about 1e-12).
+    The vectorized twin of ``score_from_stats`` (equal to it to about 1e-15: numpy's log and
+    exp may differ from the math module's in the last bit), with the log terms added left to
+    right as Python's ``sum`` adds them. ``float32=True`` scores as sacrebleu scores bootstrap
+    resamples: from float32 statistics, so that (NumPy >= 2) the precisions are float32 numbers.
     """
     stats = np.asarray(stats, dtype=np.float64)
     order = options.max_ngram_order
+    real = np.float32 if float32 else np.float64
     sys_len, ref_len = stats[:, 0], stats[:, 1]
-    correct = stats[:, 2 : 2 + order].copy()
-    total = stats[:, 2 + order : 2 + 2 * order].copy()
+    correct = stats[:, 2 : 2 + order].astype(real)
+    total = stats[:, 2 + order : 2 + 2 * order].astype(real)
+    no_match = ~(correct != 0).any(axis=1)
     method, value = options.smooth_method, options.resolved_smooth_value
-    with np.errstate(divide="ignore", invalid="ignore"):
-        bp = np.where(
-            sys_len < ref_len,
-            np.where(sys_len > 0, np.exp(1 - ref_len / np.where(sys_len > 0, sys_len, 1)), 0.0),
-            1.0,
-        )
-        if method == "add-k":
-            correct[:, 1:] += value
-            total[:, 1:] += value
-        # Orders from the first empty total on are left out (sacrebleu's loop breaks there).
-        present = np.cumprod(total > 0, axis=1).astype(bool)
-        zero = correct == 0
+    if method == "add-k":
+        correct[:, 1:] += real(value)
+        total[:, 1:] += real(value)
+    present = np.cumprod(total != 0, axis=1).astype(bool)  # sacrebleu stops at an empty order
+    zero = correct == 0
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        bp = np.where(sys_len < ref_len,
+                      np.where(sys_len > 0, np.exp(1 - ref_len / np.maximum(sys_len, 1)), 0.0),
+                      1.0)
+        matched = (real(100.0) * correct) / total
         if method == "exp":
             halvings = np.cumsum(zero & present, axis=1)
-            smoothed = 100.0 / (np.exp2(halvings) * total)
+            smoothed = real(100.0) / (np.exp2(halvings).astype(real) * total)
         elif method == "floor":
-            smoothed = 100.0 * value / total
+            smoothed = real(100.0 * value) / total
         else:
             smoothed = np.zeros_like(total)
-        precisions = np.where(zero, smoothed, 100.0 * correct / total)
-        precisions = np.where(present, precisions, 0.0)
-        safe = np.where(precisions > 0, precisions, 1.0)
-        logs = np.where(precisions == 0.0, LOG_ZERO, np.log(safe))
-        if options.effective_order:
-            eff_order = np.maximum(present.sum(axis=1), 1)
-            used = np.arange(order)[None, :] < eff_order[:, None]
-            log_mean = np.where(used, logs, 0.0).sum(axis=1) / eff_order
-        else:
-            log_mean = logs.sum(axis=1) / order
-        scores = bp * np.exp(log_mean)
-    no_match = ~(stats[:, 2 : 2 + order] != 0).any(axis=1)
+        precisions = np.where(present, np.where(zero, smoothed, matched), real(0))
+        precisions = precisions.astype(np.float64)
+        logs = np.where(precisions == 0.0, float(LOG_ZERO),
+                        np.log(np.where(precisions > 0, precisions, 1.0)))
+    if options.effective_order:
+        eff_order = np.maximum(present.sum(axis=1), 1)
+    else:
+        eff_order = np.full(len(stats), order)
+    log_sum = np.zeros(len(stats))
+    for n in range(order):  # left to right, as Python's sum() adds them
+        log_sum = np.where(n < eff_order, log_sum + logs[:, n], log_sum)
+    with np.errstate(over="ignore"):
+        scores = bp * np.exp(log_sum / eff_order)
     return np.where(no_match, 0.0, scores)
+
+
+@dataclass(frozen=True)
+class BLEUScorer:
+    """BLEU as a ``StatsScorer``: summed statistics rows to scores, for significance tests."""
+
+    options: BLEUOptions
+    name: str = "BLEU"
+    higher_is_better: bool = True
+    integer_stats: bool = True
+
+    @property
+    def columns(self) -> int:
+        return 2 + 2 * self.options.max_ngram_order
+
+    def score(self, sums: np.ndarray) -> float:
+        return score_from_stats(sums, self.options).score
+
+    def scores(self, sums: np.ndarray) -> np.ndarray:
+        return scores_from_stats(sums, self.options)
+
+    def resample_scores(self, sums: np.ndarray) -> np.ndarray:
+        return scores_from_stats(sums, self.options, float32=True)

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from ..errors import MissingReferenceError
 from .bleu import signature
-from .bleu_engine import check_text_stream, tokenize_line
+from .bleu_engine import tokenize_line
 from .bleu_score import BLEUOptions, BLEUScore, brevity_penalty, score_from_stats
+from .checks import check_text_stream
 from .tokenizers import get_tokenizer
 
 

@@ -2,7 +2,7 @@
 
 BLEU's sufficient statistics are sums, so a corpus is scored by summing the statistics of its
 chunks; each chunk's references are tokenized and counted on their own. The same functions back
-the command line on big files and the Dask integration (``bleu.dask``).
+the command line on big files and the Dask integration (``bleu.metrics.dask``).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import LengthMismatchError, ReadError
+from .bleu import signature
 from .bleu_engine import ReferenceTable, tokenized_period_count, warn_if_tokenized
 from .bleu_score import BLEUOptions, BLEUScore, score_from_stats
 
@@ -100,17 +101,6 @@ def stream_totals(hypotheses: Iterable[str], references: Sequence[Iterable[str |
     return StreamTotals(total, n_segments, n_refs)
 
 
-def segment_stats_stream(hypotheses: Iterable[str], references: Sequence[Iterable[str | None]],
-                         options: BLEUOptions, *, chunk_segments: int = STREAM_CHUNK_SEGMENTS,
-                         ) -> Iterator[np.ndarray]:
-    """Per-segment statistics, one matrix per chunk (for sentence-level scores of big files)."""
-    names = ["hypotheses", *(f"reference {k + 1}" for k in range(len(references)))]
-    for hyps, refs in aligned_chunks(hypotheses, references, names, chunk_segments):
-        yield ReferenceTable(refs, options).segment_stats(hyps)
-
-
 def score_totals(totals: StreamTotals, options: BLEUOptions) -> BLEUScore:
     """The corpus score of summed statistics, with its signature."""
-    from .bleu import signature
-
     return score_from_stats(totals.stats, options, signature(options, totals.n_refs))

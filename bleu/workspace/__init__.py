@@ -9,7 +9,7 @@ from .config import (
     shared_instance,
 )
 from .errors import StorageError, WorkspaceError, WorkspaceNotFoundError
-from .model import ExternalScores, Workspace, WorkspaceInfo, new_id
+from .model import SavedScores, Workspace, WorkspaceInfo, new_id
 from .schema import LATEST as SCHEMA_VERSION
 from .store import StoreUsage, WorkspaceStore
 
@@ -17,7 +17,7 @@ __all__ = [
     "DATABASE_VARIABLE",
     "SCHEMA_VERSION",
     "SHARED_VARIABLE",
-    "ExternalScores",
+    "SavedScores",
     "StorageError",
     "StoreUsage",
     "Workspace",

@@ -14,7 +14,7 @@ from ..io.dataset import Dataset
 ID_BYTES = 16
 
 #: external scores: metric -> system -> one score per segment (None where a segment has none)
-ExternalScores = Mapping[str, Mapping[str, tuple[float | None, ...]]]
+SavedScores = Mapping[str, Mapping[str, tuple[float | None, ...]]]
 
 
 def new_id() -> str:
@@ -34,13 +34,13 @@ class Workspace:
     name: str
     dataset: Dataset
     options: Mapping[str, Any] = field(default_factory=dict)
-    external_scores: ExternalScores = field(default_factory=dict)
+    external_scores: SavedScores = field(default_factory=dict)
     created: float = 0.0
     updated: float = 0.0
 
     @classmethod
     def new(cls, dataset: Dataset, name: str, *, options: Mapping[str, Any] | None = None,
-            external_scores: ExternalScores | None = None) -> Workspace:
+            external_scores: SavedScores | None = None) -> Workspace:
         """A workspace not saved yet, with a fresh id and the current time."""
         now = time.time()
         return cls(new_id(), name, dataset, dict(options or {}), dict(external_scores or {}),

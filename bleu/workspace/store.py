@@ -22,7 +22,7 @@ from ..io import TextFile
 from ..io.dataset import Dataset
 from .dialect import backend_for
 from .errors import StorageError, WorkspaceError, WorkspaceNotFoundError
-from .model import ExternalScores, Workspace, WorkspaceInfo
+from .model import SavedScores, Workspace, WorkspaceInfo
 from .schema import migrate
 from .texts import canonical_bytes, pack, text_hash, unpack
 
@@ -223,7 +223,7 @@ class WorkspaceStore:
             if cursor.rowcount == 0:
                 raise self._missing(workspace_id)
 
-    def set_external_scores(self, workspace_id: str, scores: ExternalScores) -> None:
+    def set_external_scores(self, workspace_id: str, scores: SavedScores) -> None:
         """Replace a workspace's external scores (metric -> system -> per-segment scores)."""
         with self._transaction("written", write=True) as cursor:
             self._execute(cursor, "UPDATE workspaces SET external_scores = ? WHERE id = ?",

@@ -3,7 +3,7 @@
 - Tokenizers: ``words(lines)`` (Arrow, byte/code-point classes) against the line-by-line
   ``__call__`` and against sacrebleu's tokenizer, on real data and generated text.
 - Statistics: ``ReferenceTable.segment_stats`` (both the cached-table path and the joint-sort
-  path, with chunk boundaries everywhere) against ``segment_stats_reference`` (Counters).
+  path, with chunk boundaries everywhere) against ``conftest.counter_segment_stats`` (Counters).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import counter_segment_stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as SacreTokenizer13a
@@ -22,6 +23,7 @@ from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh as SacreTokenizerZh
 from bleu.errors import InvalidTextError
 from bleu.metrics import bleu_engine as stats
 from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.checks import check_text_stream
 from bleu.metrics.tokenizers import get_tokenizer
 from bleu.metrics.tokenizers.words import PY_WHITESPACE, split_words
 
@@ -160,7 +162,7 @@ def reference_stats(hyps: list[str], refs: list[list[str | None]],
     for i, hyp in enumerate(hyps):
         refs_tokens = [stats.tokenize_line(stream[i], options) for stream in refs
                        if stream[i] is not None]
-        rows.append(stats.segment_stats_reference(stats.tokenize_line(hyp, options),
+        rows.append(counter_segment_stats(stats.tokenize_line(hyp, options),
                                                   refs_tokens, options.max_ngram_order))
     return rows
 
@@ -169,7 +171,7 @@ def fast_stats(hyps: list[str], refs: list[list[str | None]], options: BLEUOptio
                chunk: int, cached: bool) -> list[list[int]]:
     """The engine's statistics, with counted tables kept (``cached``) or counted jointly."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(stats, "CACHE_ENTRIES", 1 << 40 if cached else 0)
+        patch.setattr(stats, "REFERENCE_CACHE_NGRAMS", 1 << 40 if cached else 0)
         table = stats.ReferenceTable(refs, options, chunk_segments=chunk)
     assert (table._counted is not None) == cached
     return table.segment_stats(hyps).tolist()
@@ -219,9 +221,9 @@ def test_segment_stats_match_reference_on_real_data(cached: bool) -> None:
 
 
 def test_check_text_stream_still_names_the_culprit() -> None:
-    stats.check_text_stream(["a", "b"], "hypotheses")
-    stats.check_text_stream(["a", None], "reference stream 1", allow_none=True)
+    check_text_stream(["a", "b"], "hypotheses")
+    check_text_stream(["a", None], "reference stream 1", allow_none=True)
     with pytest.raises(InvalidTextError, match="segment 2 is NoneType"):
-        stats.check_text_stream(["a", None], "hypotheses")
+        check_text_stream(["a", None], "hypotheses")
     with pytest.raises(InvalidTextError, match="segment 3 is int"):
-        stats.check_text_stream(["a", "b", 3], "hypotheses")
+        check_text_stream(["a", "b", 3], "hypotheses")

@@ -6,7 +6,7 @@ import dataclasses
 import math
 
 import pytest
-from conftest import segment_text
+from conftest import counter_segment_stats, segment_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
@@ -14,7 +14,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 import bleu
 from bleu.errors import InvalidTextError, MissingReferenceError, UnknownOptionError
-from bleu.metrics.bleu_engine import segment_stats_reference, tokenize_line
+from bleu.metrics.bleu_engine import tokenize_line
 from bleu.metrics.explain import Explanation, NgramMatch
 
 
@@ -152,7 +152,7 @@ def test_explain_agrees_with_counter_statistics(hyp: str, refs: list[str | None]
     options = bleu.BLEUOptions(tokenize=tokenize)
     ex = bleu.explain(hyp, refs, tokenize=tokenize)
     refs_tokens = [tokenize_line(r, options) for r in refs if r is not None]
-    assert list(ex.stats) == segment_stats_reference(tokenize_line(hyp, options), refs_tokens, 4)
+    assert list(ex.stats) == counter_segment_stats(tokenize_line(hyp, options), refs_tokens, 4)
     for grams in ex.ngrams:
         for g in grams:
             for start in g.positions:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 
-from conftest import read_lines, segment_text
+from conftest import counter_segment_stats, read_lines, segment_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 import bleu
-from bleu.metrics.bleu_engine import ReferenceTable, segment_stats_reference, tokenize_line
+from bleu.metrics.bleu_engine import ReferenceTable, tokenize_line
 
 TOKENIZERS = ["none", "13a", "intl", "zh", "char"]
 SMOOTHING = ["none", "floor", "add-k", "exp"]
@@ -85,7 +85,7 @@ def _reference_rows(hyps: list[str], refs: list[list[str | None]],
     for i, hyp in enumerate(hyps):
         refs_tokens = [tokenize_line(stream[i], options) for stream in refs
                        if stream[i] is not None]
-        rows.append(segment_stats_reference(tokenize_line(hyp, options), refs_tokens,
+        rows.append(counter_segment_stats(tokenize_line(hyp, options), refs_tokens,
                                             options.max_ngram_order))
     return rows
 

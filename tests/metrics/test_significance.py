@@ -1,8 +1,9 @@
 """Paired bootstrap, approximate randomization and bootstrap CIs against sacrebleu 2.6.
 
 The oracle is sacrebleu itself: its ``PairedTest`` and ``corpus_score(n_bootstrap=)`` called here
-on WMT21 en-de (4 systems, 3 references), and the recorded paired_bs / paired_ar /
-bleu_bootstrap_ci cases of data/sacrebleu_cases. With the same seed, scores, p-values, means
+on WMT21 en-de (4 systems, 3 references; tests/data's first 100 segments, and the whole set in
+the full sweep), and the recorded paired_bs / paired_ar / bleu_bootstrap_ci cases of
+tests/data/sacrebleu_cases. With the same seed, scores, p-values, means
 and CIs must agree to 1e-9: that needs sacrebleu's float32 arithmetic on resamples (scoring them
 in float64 moves the TED CIs by about 4e-7).
 """
@@ -17,7 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import DATA_DIR, read_lines, sacrebleu_cases, ted_lines, wmt17_case_data
+from conftest import REPO_DATA, SHARED_DATA, read_lines, sacrebleu_cases, ted_lines, wmt17_case_data
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
@@ -26,7 +27,7 @@ from sacrebleu.significance import PairedTest
 import bleu
 from bleu.errors import InputError, LengthMismatchError, UnknownOptionError
 from bleu.metrics import significance
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu_score import BLEUOptions, BLEUScorer
 
 TOL = 1e-9
 SYSTEMS = ("Facebook-AI", "Online-W", "UEdin", "VolcTrans-GLAT")
@@ -34,15 +35,16 @@ OUR_VERSION = f"bleu-explorer-{bleu.__version__}"
 
 
 @cache
-def _wmt21() -> tuple[dict[str, list[str]], list[list[str]]]:
-    folder = DATA_DIR / "wmt21_newstest2021_en-de"
+def _wmt21(full: bool) -> tuple[dict[str, list[str]], list[list[str]]]:
+    folder = (SHARED_DATA if full else REPO_DATA) / "wmt21_newstest2021_en-de"
     refs = [read_lines(folder / f"newstest2021.en-de.ref.{k}.de") for k in "ACD"]
     return {name: read_lines(folder / f"newstest2021.en-de.hyp.{name}.de")
             for name in SYSTEMS}, refs
 
 
 def _subset(n_lines: int | None) -> tuple[dict[str, list[str]], list[list[str]]]:
-    systems, refs = _wmt21()
+    """The first ``n_lines`` segments (at most 100: tests/data's cut); None: the whole set."""
+    systems, refs = _wmt21(n_lines is None)
     return ({name: hyps[:n_lines] for name, hyps in systems.items()},
             [ref[:n_lines] for ref in refs])
 
@@ -99,7 +101,7 @@ OPTION_SETS = [
 # ---------------------------------------------------------------- parity with PairedTest
 
 
-@pytest.mark.parametrize("n_lines", [6, 150])
+@pytest.mark.parametrize("n_lines", [6, 100])
 @pytest.mark.parametrize("options", OPTION_SETS)
 def test_paired_bootstrap_equals_sacrebleu(options: dict[str, Any], n_lines: int) -> None:
     # 6 segments: many resamples have no 3- or 4-gram match, so every smoothing branch runs.
@@ -113,8 +115,8 @@ def test_paired_bootstrap_equals_sacrebleu(options: dict[str, Any], n_lines: int
 # A fractional add-k is left out here: see test_ar_with_fractional_add_k_uses_k_throughout.
 AR_OPTION_SETS = [*OPTION_SETS[:4], pytest.param({"smooth_method": "add-k", "smooth_value": 2},
                                                  id="add-k-2"), *OPTION_SETS[5:]]
-AR_CASES = [pytest.param(120, options.values[0], n_confidence,
-                         id=f"120-{options.id}-{n_confidence}")
+AR_CASES = [pytest.param(100, options.values[0], n_confidence,
+                         id=f"100-{options.id}-{n_confidence}")
             for options in (AR_OPTION_SETS[0], AR_OPTION_SETS[4], AR_OPTION_SETS[6])
             for n_confidence in (-1, 0, 300)]
 # 6 segments: 64 distinct selections, so many trials tie with the real difference exactly.
@@ -156,6 +158,7 @@ def test_ar_with_fractional_add_k_uses_k_throughout() -> None:
     assert ours["b"].score == pytest.approx(theirs[1][1].score, rel=0, abs=1e-9)
 
 
+@pytest.mark.full_data
 def test_full_wmt21_bootstrap_and_ar_equal_sacrebleu() -> None:
     systems, refs = _subset(None)
     assert len(refs[0]) == 1002
@@ -254,7 +257,7 @@ def test_recorded_bootstrap_ci_cases(case: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("options", [OPTION_SETS[0], OPTION_SETS[3], OPTION_SETS[6]])
 def test_bootstrap_ci_equals_sacrebleu_corpus_score(options: dict[str, Any]) -> None:
-    systems, refs = _subset(300)
+    systems, refs = _subset(100)
     hyps = systems["UEdin"]
     theirs = SacreBLEU(**options).corpus_score(hyps, refs, n_bootstrap=700)
     ours = bleu.bootstrap_ci(hyps, refs, n_samples=700, **options)
@@ -263,6 +266,7 @@ def test_bootstrap_ci_equals_sacrebleu_corpus_score(options: dict[str, Any]) -> 
     assert ours.ci == pytest.approx(theirs._ci, rel=0, abs=TOL)
 
 
+@pytest.mark.full_data
 def test_ci_of_a_bucket_equals_sacrebleu_on_the_bucket_lines() -> None:
     systems, refs = _subset(None)
     hyps = systems["Online-W"]
@@ -309,25 +313,34 @@ def test_resample_scores_equal_sacrebleus_float32_scoring(
     theirs = metric._compute_score_from_stats(np.array(stats, dtype="float32")).score
     options = BLEUOptions(smooth_method=method, smooth_value=value, max_ngram_order=order,
                           effective_order=effective)
-    ours = significance.resample_scores(np.array([stats]), options)[0]
+    ours = bleu.scores_from_stats(np.array([stats]), options, float32=True)[0]
     assert ours == pytest.approx(theirs, rel=1e-13, abs=1e-13)
 
 
-@pytest.mark.parametrize("n_segments", [1, 5, 3000])
-def test_fresh_draws_equal_sacrebleus_choice(n_segments: int) -> None:
-    ours = significance._draw_indices(np.random.default_rng(3), n_segments, 301, fresh=True)
-    theirs = np.random.default_rng(3).choice(n_segments, size=(301, n_segments), replace=True)
-    np.testing.assert_array_equal(ours, theirs)
-    after = np.random.default_rng(3)
-    after.integers(2, size=(3, 7), dtype=bool)  # AR's selectors come first there
-    np.testing.assert_array_equal(significance._draw_indices(after, n_segments, 9),
-                                  _choice_after_selectors(n_segments))
+@pytest.mark.parametrize("n_segments", [1, 5, 7, 3000])
+def test_block_draws_equal_sacrebleus_one_call_draws(n_segments: int,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drawn block by block (a few rows at a time here), the AR selectors, then the resample
+    indices, are exactly sacrebleu's one-call ``integers(2, dtype=bool)`` and ``choice``."""
+    monkeypatch.setattr(significance, "_CHUNK_CELLS", 3 * n_segments)
+    ours_rng, theirs_rng = np.random.default_rng(3), np.random.default_rng(3)
+    selectors = np.concatenate(list(significance._selector_blocks(ours_rng, n_segments, 101)))
+    np.testing.assert_array_equal(selectors, theirs_rng.integers(2, size=(101, n_segments),
+                                                                 dtype=bool))
+    indices = np.concatenate(list(significance._draw_blocks(ours_rng, n_segments, 301)))
+    np.testing.assert_array_equal(indices, theirs_rng.choice(n_segments, size=(301, n_segments),
+                                                             replace=True))
 
 
-def _choice_after_selectors(n_segments: int) -> np.ndarray:
-    rng = np.random.default_rng(3)
-    rng.integers(2, size=(3, 7), dtype=bool)
-    return rng.choice(n_segments, size=(9, n_segments), replace=True)
+def test_small_blocks_give_sacrebleus_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory is bounded by blocks of resamples; the numbers must not depend on the block."""
+    monkeypatch.setattr(significance, "_CHUNK_CELLS", 7 * 100)
+    systems, refs = _subset(100)
+    _, expected = _sacrebleu_paired(systems, refs, "bs", 300)
+    _assert_same(bleu.paired_bootstrap(systems, refs, n_samples=300), expected)
+    _, expected = _sacrebleu_paired(systems, refs, "ar", 500, 200)
+    _assert_same(bleu.paired_approximate_randomization(systems, refs, n_samples=500,
+                                                       n_confidence=200), expected)
 
 
 def test_int32_draws_line_up_with_choice_under_frequent_rejection() -> None:
@@ -345,13 +358,35 @@ def test_resampled_sums_are_exact_integers(scale: int) -> None:
     rng = np.random.default_rng(5)
     stats = rng.integers(0, 40, size=(300, 10)) * scale
     indices = rng.integers(0, 300, size=(50, 300))
-    sums = significance._bootstrap_sums(indices, stats.astype(np.float64),
-                                        significance._Reporter(None, 50))
-    np.testing.assert_array_equal(sums, stats[indices].sum(axis=1))
-    selectors = rng.integers(2, size=(40, 300), dtype=bool)
-    selected = significance._selected_sums(selectors, stats.astype(np.float64),
-                                           significance._Reporter(None, 40))
-    np.testing.assert_array_equal(selected, selectors.astype(np.int64) @ stats)
+    resampler = significance._Resampler([stats], BLEUScorer(BLEUOptions(max_ngram_order=4)))
+    np.testing.assert_array_equal(resampler.sums(indices), stats[indices].sum(axis=1))
+
+
+def test_resampled_float_sums_are_numpys_float32_sums_as_sacrebleu_takes_them() -> None:
+    """Statistics that are not counts (TER's average reference lengths) are summed in float32,
+    as numpy sums sacrebleu's ``np.array(stats, dtype="float32")[idxs][k]`` along axis 0."""
+    rng = np.random.default_rng(6)
+    stats = np.stack([rng.integers(0, 30, 500), rng.integers(1, 90, 500) / 3], axis=1)
+    indices = rng.integers(0, 500, size=(40, 500))
+    scorer = _FloatScorer()
+    ours = significance._Resampler([stats], scorer).sums(indices)
+    theirs = np.array(stats, dtype="float32")[indices]
+    for k in range(len(indices)):
+        np.testing.assert_array_equal(ours[k], theirs[k].sum(0))
+
+
+class _FloatScorer:
+    """A stand-in metric with two float statistics per segment (as TER's)."""
+
+    name, higher_is_better, integer_stats, columns = "float", True, False, 2
+
+    def scores(self, sums: np.ndarray) -> np.ndarray:
+        return sums[:, 0] / sums[:, 1]
+
+    resample_scores = scores
+
+    def score(self, sums: np.ndarray) -> float:
+        return float(sums[0] / sums[1])
 
 
 # ------------------------------------------------------- from stats, pairwise, holm
@@ -359,13 +394,13 @@ def test_resampled_sums_are_exact_integers(scale: int) -> None:
 
 @cache
 def _stats() -> tuple[dict[str, np.ndarray], BLEUOptions]:
-    systems, refs = _subset(250)
+    systems, refs = _subset(100)
     metric = bleu.BLEU(references=refs)
     return {name: metric.segment_stats(hyps) for name, hyps in systems.items()}, metric.options
 
 
 def test_from_stats_equals_text_api() -> None:
-    systems, refs = _subset(250)
+    systems, refs = _subset(100)
     stats, options = _stats()
     assert bleu.paired_bootstrap_from_stats(stats, options) == bleu.paired_bootstrap(systems, refs)
     assert (bleu.paired_ar_from_stats(stats, options, n_samples=500, n_confidence=100)
@@ -429,7 +464,7 @@ def test_identical_systems_give_the_smallest_p_count() -> None:
 @pytest.mark.parametrize("run", ["bs", "ar", "text", "pairwise"])
 def test_progress_is_reported_per_chunk_and_ends_at_one(run: str,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(significance, "_CHUNK_CELLS", 250 * 100)  # 100 resamples per chunk
+    monkeypatch.setattr(significance, "_CHUNK_CELLS", 100 * 100)  # 100 resamples per chunk
     stats, options = _stats()
     seen: list[float] = []
     if run == "bs":
@@ -438,7 +473,7 @@ def test_progress_is_reported_per_chunk_and_ends_at_one(run: str,
         bleu.paired_ar_from_stats(stats, options, n_samples=1000, n_confidence=0,
                                   progress=seen.append)
     elif run == "text":
-        systems, refs = _subset(250)
+        systems, refs = _subset(100)
         bleu.paired_bootstrap(systems, refs, progress=seen.append)
     else:
         bleu.pairwise_significance(stats, options, progress=seen.append)
@@ -476,7 +511,7 @@ def test_bad_input_raises_clear_errors() -> None:
     with pytest.raises(LengthMismatchError, match=r"'UEdin' has 19 segments.*references have 20"):
         bleu.paired_approximate_randomization(short, refs)
     cut = {**stats, "Online-W": stats["Online-W"][:10]}
-    with pytest.raises(LengthMismatchError, match=r"'Online-W' has 10 segments.*has 250"):
+    with pytest.raises(LengthMismatchError, match=r"'Online-W' has 10 segments.*has 100"):
         bleu.paired_bootstrap_from_stats(cut, options)
     for bad in (0, -5, 1.5, True):
         with pytest.raises(UnknownOptionError, match="n_samples must be an integer >= 1"):
@@ -489,7 +524,7 @@ def test_bad_input_raises_clear_errors() -> None:
         bleu.paired_ar_from_stats(stats, options, n_confidence=0.5)  # type: ignore[arg-type]
     with pytest.raises(UnknownOptionError, match="Unknown method 'xx'"):
         bleu.pairwise_significance(stats, options, method="xx")
-    with pytest.raises(significance.StatisticsShapeError, match=r"shape \(250, 6\)"):
+    with pytest.raises(significance.StatisticsShapeError, match=r"shape \(100, 6\)"):
         bleu.paired_bootstrap_from_stats({k: v[:, :6] for k, v in stats.items()}, options)
     with pytest.raises(significance.StatisticsShapeError, match="rows selects no segment"):
         bleu.bootstrap_ci_from_stats(stats["UEdin"], options, rows=[])

@@ -1,14 +1,17 @@
-"""Our tokenizers give sacrebleu's tokens: line by line and through the whole-stream fast paths.
+"""Our tokenizers give sacrebleu's tokens: line by line (``__call__``) and many lines at once
+(``words``, the path the engine uses).
 
-The stream paths join lines with private markers (U+E000..U+E003, U+1D7CE) and fall back to the
-line-by-line path when user text holds one of them or a newline; generated text holds all of
-those, so the fallback is exercised as well as the fast path.
+``words`` works on the lines joined by newlines and falls back to the line path when a line
+holds a newline itself or a lone surrogate; generated text holds both, so the fallback is
+exercised as well as the fast path.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from conftest import DATA_DIR, FRAGMENTS, read_lines, segment_text
+from conftest import DATA_ROOTS, FRAGMENTS, read_lines, segment_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
@@ -17,9 +20,8 @@ from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
-from bleu.metrics.bleu_engine import BLEUOptions, tokenize_line
+from bleu.metrics.bleu_engine import BLEUOptions, token_strings, tokenize_line
 from bleu.metrics.tokenizers import TOKENIZER_NAMES, get_tokenizer
-from bleu.metrics.tokenizers.base import PRIVATE_MARKERS
 
 SACREBLEU = {
     "13a": Tokenizer13a(),
@@ -29,34 +31,34 @@ SACREBLEU = {
     "none": NoneTokenizer(),
 }
 NAMES = list(SACREBLEU)
-#: fragments with no private marker and no newline: the stream fast path takes these
-PLAIN = [f for f in FRAGMENTS if not any(m in f for m in (*PRIVATE_MARKERS, "\n", "\U0001d7ce"))]
+#: fragments with no newline: the fast path of ``words`` takes these
+PLAIN = [f for f in FRAGMENTS if "\n" not in f]
 
 
-def _assert_stream_matches(name: str, lines: list[str]) -> None:
-    """tokenize_stream's line i splits into sacrebleu's tokens of line i (right-stripped)."""
-    out = get_tokenizer(name).tokenize_stream(lines).split("\n")
-    assert len(out) == len(lines)
+def _assert_words_match(name: str, lines: list[str]) -> None:
+    """``words``' words of line i are sacrebleu's tokens of line i (right-stripped)."""
+    words, offsets = get_tokenizer(name).words(lines)
+    assert len(offsets) == len(lines) + 1
+    tokens = token_strings(words)
     theirs = SACREBLEU[name]
-    for i, (ours_line, line) in enumerate(zip(out, lines, strict=True)):
-        assert ours_line.split() == theirs(line.rstrip()).split(), (name, i, line)
+    for i, line in enumerate(lines):
+        assert tokens[offsets[i] : offsets[i + 1]] == theirs(line.rstrip()).split(), (name, i)
 
 
 def test_every_rule_tokenizer_is_compared() -> None:
     assert set(NAMES) | {"ja-mecab", "ko-mecab"} == set(TOKENIZER_NAMES)
 
 
-def test_generated_text_holds_the_markers() -> None:
-    """The fallback for private markers is only tested if the generator can produce them."""
-    assert all(marker in FRAGMENTS for marker in PRIVATE_MARKERS)
-    assert "\U0001d7ce" in FRAGMENTS and "\n" in FRAGMENTS
+def test_generated_text_holds_newlines() -> None:
+    """The fallback for a line holding a newline is only tested if the generator makes one."""
+    assert "\n" in FRAGMENTS and "-\n" in FRAGMENTS
 
 
 @pytest.mark.parametrize("name", NAMES)
 @settings(max_examples=200, deadline=None)
 @given(lines=st.lists(segment_text, min_size=1, max_size=8))
-def test_stream_equals_sacrebleu_on_generated_text(name: str, lines: list[str]) -> None:
-    _assert_stream_matches(name, lines)
+def test_words_equal_sacrebleu_on_generated_text(name: str, lines: list[str]) -> None:
+    _assert_words_match(name, lines)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -71,17 +73,17 @@ def test_line_call_equals_sacrebleu(name: str, line: str) -> None:
 @settings(max_examples=100, deadline=None)
 @given(lines=st.lists(st.lists(st.sampled_from(PLAIN), max_size=12).map("".join),
                       min_size=1, max_size=10))
-def test_stream_fast_path_on_marker_free_text(name: str, lines: list[str]) -> None:
-    """Text without markers or newlines: the whole-stream regex formulation must hold alone."""
-    assert not any(m in "".join(lines) for m in (*PRIVATE_MARKERS, "\n", "\U0001d7ce"))
-    _assert_stream_matches(name, lines)
+def test_words_fast_path_on_newline_free_text(name: str, lines: list[str]) -> None:
+    """Text without newlines: the array formulation must hold alone."""
+    assert "\n" not in "".join(lines)
+    _assert_words_match(name, lines)
 
 
 @pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("marker", [*PRIVATE_MARKERS, "\U0001d7ce", "\n"])
-def test_marker_in_user_text_falls_back(name: str, marker: str) -> None:
-    lines = [f"a{marker}b 3{marker}.5 x.", f"{marker}", "1,000. --", f"end{marker}"]
-    _assert_stream_matches(name, lines)
+@pytest.mark.parametrize("odd", ["\n", "-\n", "\ud800", "<skipped>\n"])
+def test_newline_or_surrogate_in_a_line_falls_back(name: str, odd: str) -> None:
+    lines = [f"a{odd}b 3{odd}.5 x.", f"{odd}", "1,000. --", f"end{odd}"]
+    _assert_words_match(name, lines)
 
 
 @pytest.mark.parametrize(("name", "lowercase"), [(n, lc) for n in NAMES for lc in (False, True)])
@@ -115,11 +117,12 @@ ONE_PER_LANGUAGE = [
 ]
 
 
+@pytest.mark.parametrize("root", DATA_ROOTS)
 @pytest.mark.parametrize(("file", "name"), [
     *PROPER.items(), *((f, n) for f in ONE_PER_LANGUAGE for n in NAMES if PROPER.get(f) != n),
 ])
-def test_real_data_tokens_equal_sacrebleu(file: str, name: str) -> None:
-    _assert_stream_matches(name, read_lines(DATA_DIR / file))
+def test_real_data_tokens_equal_sacrebleu(root: Path, file: str, name: str) -> None:
+    _assert_words_match(name, read_lines(root / file))
 
 
 def test_mecab_tagger_is_never_entered_by_two_threads_at_once() -> None:

@@ -1,4 +1,4 @@
-"""The tokenizer interface: one line at a time (sacrebleu's semantics) or a whole stream at once."""
+"""The tokenizer interface: one line at a time (sacrebleu's rules, literally) or many at once."""
 
 from __future__ import annotations
 
@@ -10,19 +10,15 @@ import pyarrow as pa
 
 from .words import split_words
 
-# A character that a stream tokenizer may use as private marker; lines that contain it take the
-# line-by-line path, so that the markers can never be confused with user text.
-PRIVATE_MARKERS = "\ue000\ue001\ue002\ue003"
-
-
-def needs_line_path(lines: Sequence[str]) -> bool:
-    """True when a line holds a newline or a private marker: the stream path can't keep those."""
-    joined = "".join(lines)
-    return "\n" in joined or any(marker in joined for marker in PRIVATE_MARKERS)
-
 
 class Tokenizer(ABC):
-    """Splits text into BLEU tokens exactly as the sacrebleu tokenizer of the same name does."""
+    """Splits text into BLEU tokens exactly as the sacrebleu tokenizer of the same name does.
+
+    Two paths: ``__call__`` applies sacrebleu's rules to one line as sacrebleu does (the
+    reference the tests compare with); ``words`` tokenizes many lines at once into Arrow
+    arrays, which is what the statistics engine consumes. Subclasses give ``words`` a fast
+    formulation; this default runs the line path.
+    """
 
     #: the name users pass as ``tokenize=``
     name: str = ""
@@ -36,19 +32,10 @@ class Tokenizer(ABC):
     def __call__(self, line: str) -> str:
         """Tokenize one (already right-stripped) line; tokens are separated by whitespace."""
 
-    def tokenize_stream(self, lines: Sequence[str]) -> str:
-        """Tokenize many lines; return their tokenized forms joined by newlines.
-
-        Each output line splits (``str.split()``) into exactly the tokens that
-        ``self(line.rstrip()).split()`` gives. Subclasses override this with a faster
-        whole-text formulation; this default is the line-by-line reference.
-        """
-        return "\n".join(" ".join(self(line.rstrip()).split()) for line in lines)
-
     def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
         """All words of ``lines`` as one Arrow string array, and each line's first word's index.
 
-        The words of line i are exactly ``self(line.rstrip()).split()``. Subclasses may build
-        them without the tokenized text; this default splits ``tokenize_stream``'s output.
+        The words of line i are exactly ``self(line.rstrip()).split()``.
         """
-        return split_words(self.tokenize_stream(lines), len(lines))
+        text = "\n".join(" ".join(self(line.rstrip()).split()) for line in lines)
+        return split_words(text, len(lines))

@@ -9,7 +9,7 @@ import numpy as np
 import pyarrow as pa
 import regex
 
-from .base import Tokenizer, needs_line_path
+from .base import Tokenizer
 from .words import NEWLINE, PY_WHITESPACE, WS, code_points, joined_code_points, words_from_classes
 
 # mteval-v14's rules, as sacrebleu applies them to each right-stripped line (no padding).
@@ -18,9 +18,6 @@ _RULES = (
     (regex.compile(r"(\p{P})(\P{N})"), r" \1 \2"),
     (regex.compile(r"(\p{S})"), r" \1 "),
 )
-# Joins lines in the stream path. It is a number (\p{N}), so the rules treat it exactly like the
-# edge of a line (they never match a number), and it is never split off from its neighbours.
-_LINE_JOINER = "\U0001d7ce"  # MATHEMATICAL BOLD DIGIT ZERO
 
 
 _PUNCT, _SYMBOL, _NUMBER, _OTHER = 2, 3, 4, 5
@@ -94,12 +91,6 @@ class TokenizerIntl(Tokenizer):
 
     def __call__(self, line: str) -> str:
         return " ".join(_apply_rules(line).split())
-
-    def tokenize_stream(self, lines: Sequence[str]) -> str:
-        if needs_line_path(lines) or any(_LINE_JOINER in line for line in lines):
-            return super().tokenize_stream(lines)
-        text = _apply_rules(_LINE_JOINER.join(line.rstrip() for line in lines))
-        return text.replace(_LINE_JOINER, "\n")
 
     def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
         """The rules on the code points of the right-stripped lines (see ``_word_starts``)."""

@@ -1,15 +1,9 @@
 """The mteval-v13a tokenizer (``13a``) and the Chinese tokenizer built on its rules (``zh``).
 
-sacrebleu applies four regular expressions to every line. The stream path here gets the same
-tokens from a few passes over the whole text: one split spaces out the punctuation class and
-every '.' and ','; beforehand, the few '.'/',' that the digit rules keep attached are swapped for
-private markers, turned back at the end. Which ones stay attached follows from how the rules
-consume characters (docs/architecture.md; checked against sacrebleu in the tests):
-- a lone '.' or ',' between two digits ("3.14", "1,000");
-- the last mark of a run of two or more followed by a digit, when the run's length is even after
-  a non-digit, or odd after a digit ("x..5" -> "x . .5").
-For ``zh`` the rules see no padding, so a line's start and end behave like digits; the stream
-joins lines with bare newlines and the lookarounds below treat a newline as a digit.
+sacrebleu applies four regular expressions to every line (``__call__`` here does the same, line
+by line). ``words`` gets the same tokens for many lines at once by evaluating the rules on an
+array of character classes (``words.py``; why that is exact: docs/architecture.md). For ``zh``
+the rules see no padding, so a line's start and end behave like digits.
 """
 
 from __future__ import annotations
@@ -20,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import pyarrow as pa
 
-from .base import Tokenizer, needs_line_path
+from .base import Tokenizer
 from .words import (
     CODE_POINT_CLASSES,
     CODE_POINT_SPACE,
@@ -38,53 +32,6 @@ _LINE_RULES = (
     (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
     (re.compile(r"([0-9])(-)"), r"\1 \2 "),
 )
-
-_DOT_MARK, _COMMA_MARK = "\ue000", "\ue001"
-_MARK_OF = {".": _DOT_MARK, ",": _COMMA_MARK}
-# A lone '.' / ',' with a digit (or a line edge) on both sides stays attached. Each pattern starts
-# with its literal character, so that the regex engine skips ahead to it.
-_LONE_DOT = re.compile(r"\.(?<![^\n0-9]\.)(?![^\n0-9])")
-_LONE_COMMA = re.compile(r",(?<![^\n0-9],)(?![^\n0-9])")
-# A run of two or more marks followed by a digit (or a line edge): maybe its last mark stays.
-_RUN_BEFORE_DIGIT = re.compile(r"[.,][.,]+(?![^\n0-9])")
-_DIGIT_DASH = re.compile(r"-(?<=[0-9]-)")
-# What the stream path spaces out: rule 1's ASCII class (the space aside) plus every '.' and ','.
-_SPACED_13A = r"!-&(-+/:-@\[-`{-~.,"
-
-
-def _splitter(extra_ranges: str = "") -> re.Pattern[str]:
-    """A pattern whose re.split keeps each spaced-out character as its own piece.
-
-    Joining the pieces with spaces spaces them out; measured about 5x faster than str.translate
-    with a table, and faster than re.sub with a template.
-    """
-    return re.compile(f"([{_SPACED_13A}{extra_ranges}])")
-
-
-def _keep_run_tail(match: re.Match[str]) -> str:
-    """Mark the last character of a run whose last mark the digit rules leave attached."""
-    run, start, text = match.group(), match.start(), match.string
-    before = text[start - 1] if start else "\n"
-    after_digit = before == "\n" or "0" <= before <= "9"
-    if (len(run) % 2 == 1) == after_digit:
-        return run[:-1] + _MARK_OF[run[-1]]
-    return run
-
-
-def _apply_rules_to_stream(text: str, splitter: re.Pattern[str]) -> str:
-    """The four mteval rules over newline-separated lines, in a few whole-text passes."""
-    marked = "." in text or "," in text
-    if marked:
-        text = _LONE_DOT.sub(_DOT_MARK, text)
-        text = _LONE_COMMA.sub(_COMMA_MARK, text)
-        text = _RUN_BEFORE_DIGIT.sub(_keep_run_tail, text)
-    if "-" in text:
-        text = _DIGIT_DASH.sub(" - ", text)
-    text = " ".join(splitter.split(text))
-    if marked:
-        text = text.replace(_DOT_MARK, ".").replace(_COMMA_MARK, ",")
-    return text
-
 
 def apply_line_rules(line: str) -> str:
     """sacrebleu's TokenizerRegexp on one line: the four rules, then single spaces."""
@@ -105,29 +52,27 @@ def _decode_entity(match: re.Match[str]) -> str:
     return _DECODED[match.group()]
 
 
+def _decode_entities(text: str) -> str:
+    return _ENTITY.sub(_decode_entity, text) if "&" in text else text
+
+
 def _unescape_13a(text: str) -> str:
-    """The language-independent part of 13a: drop <skipped>, decode four HTML entities."""
+    """The language-independent part of 13a, in sacrebleu's order: drop ``<skipped>``, join a
+    word broken by "-\\n", turn other line breaks into spaces, decode four HTML entities."""
     if "<skipped>" in text:
         text = text.replace("<skipped>", "")
-    return _ENTITY.sub(_decode_entity, text) if "&" in text else text
+    if "\n" in text:
+        text = text.replace("-\n", "").replace("\n", " ")
+    return _decode_entities(text)
 
 
 class Tokenizer13a(Tokenizer):
     """mteval-v13a, the WMT default: punctuation split off, digits keep their '.', ',' and '-'."""
 
     name = "13a"
-    _splitter = _splitter()
 
     def __call__(self, line: str) -> str:
-        line = line.replace("-\n", "").replace("\n", " ")
         return apply_line_rules(f" {_unescape_13a(line)} ")
-
-    def tokenize_stream(self, lines: Sequence[str]) -> str:
-        if needs_line_path(lines):
-            return super().tokenize_stream(lines)
-        # Padding every line with spaces, as sacrebleu does, keeps the rules inside the line.
-        text = _unescape_13a(" " + " \n ".join(lines) + " ")
-        return _apply_rules_to_stream(text, self._splitter)
 
     def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
         """The rules on the UTF-8 bytes of the lines (see ``words.py``); the line edges act as
@@ -135,8 +80,10 @@ class Tokenizer13a(Tokenizer):
         text = "\n".join(lines)
         if not lines or text.count("\n") != len(lines) - 1:  # a line holds a newline
             return super().words(lines)
+        if "<skipped>" in text:  # removed per line, before the joining newlines could matter
+            text = text.replace("<skipped>", "")
         try:
-            units, classes = byte_classes(_unescape_13a(text).encode("utf-8"))
+            units, classes = byte_classes(_decode_entities(text).encode("utf-8"))
         except UnicodeEncodeError:  # a lone surrogate
             return super().words(lines)
         keep, start = word_starts(classes, edges_like_digits=False)
@@ -170,27 +117,13 @@ def _chinese_table() -> np.ndarray:
 _CHINESE_TABLE = _chinese_table()
 
 
-def is_chinese_char(char: str) -> bool:
-    """Whether sacrebleu's zh tokenizer puts spaces around this character."""
-    code = ord(char)
-    return any(low <= code <= high for low, high in _CHINESE_RANGES)
-
-
 class TokenizerZh(Tokenizer):
     """Chinese: every CJK character is a token; the rest follows the 13a rules (without padding)."""
 
     name = "zh"
-    _splitter = _splitter(_CHINESE_CLASS)
 
     def __call__(self, line: str) -> str:
         return apply_line_rules(_CHINESE_CHAR.sub(r" \1 ", line.strip()))
-
-    def tokenize_stream(self, lines: Sequence[str]) -> str:
-        if needs_line_path(lines):
-            return super().tokenize_stream(lines)
-        # Bare newlines: the lookarounds treat a line edge like a digit, as the unpadded rules do.
-        text = "\n".join(line.strip() for line in lines)
-        return _apply_rules_to_stream(text, self._splitter)
 
     def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
         """The rules on the code points of the stripped lines (see ``words.py``)."""

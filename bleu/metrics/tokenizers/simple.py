@@ -7,8 +7,15 @@ from collections.abc import Sequence
 import numpy as np
 import pyarrow as pa
 
-from .base import Tokenizer, needs_line_path
-from .words import CODE_POINT_CLASSES, NEWLINE, bmp_index, joined_code_points, words_from_classes
+from .base import Tokenizer
+from .words import (
+    CODE_POINT_CLASSES,
+    NEWLINE,
+    bmp_index,
+    joined_code_points,
+    split_words,
+    words_from_classes,
+)
 
 
 class TokenizerNone(Tokenizer):
@@ -19,10 +26,12 @@ class TokenizerNone(Tokenizer):
     def __call__(self, line: str) -> str:
         return line
 
-    def tokenize_stream(self, lines: Sequence[str]) -> str:
-        if needs_line_path(lines):
-            return super().tokenize_stream(lines)
-        return "\n".join(lines)
+    def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
+        """The lines' whitespace-separated words, split once over the joined text."""
+        text = "\n".join(lines)
+        if text.count("\n") != len(lines) - 1:  # a line holds a newline: take the line path
+            return super().words(lines)
+        return split_words(text, len(lines))
 
 
 class TokenizerChar(Tokenizer):
@@ -32,11 +41,6 @@ class TokenizerChar(Tokenizer):
 
     def __call__(self, line: str) -> str:
         return " ".join(line)
-
-    def tokenize_stream(self, lines: Sequence[str]) -> str:
-        if needs_line_path(lines):
-            return super().tokenize_stream(lines)
-        return " ".join("\n".join(lines))
 
     def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
         """Every non-whitespace code point is a word: no joined string of spaced characters."""

@@ -1,0 +1,53 @@
+"""User text shown literally: one escaping function for Markdown, one for HTML.
+
+Every user-controlled string (system and file names, segment text, score columns, workspace
+names) goes through one of these before Streamlit renders it, so that it can never become a
+link, an image, a heading, LaTeX or markup. Control characters and bidirectional overrides,
+which can disguise a name ("gnp.exe" written backwards by U+202E), are shown as ``⟨U+202E⟩``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+#: characters Markdown (and Streamlit's LaTeX: ``$``) gives a meaning; ``:`` and ``/`` and ``.``
+#: too, so that no URL or ``www.`` in user text is turned into a link
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$&:/=@%\"'])")
+#: format characters that change how text around them is displayed (bidi controls, invisible
+#: marks); with the control characters (category Cc) they are shown by their code point
+_INVISIBLE = {0x061C, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0xFEFF,
+              *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
+
+
+def _visible(char: str) -> str:
+    code = ord(char)
+    if code in _INVISIBLE or (unicodedata.category(char) == "Cc" and char != " "):
+        return f"⟨U+{code:04X}⟩"
+    return char
+
+
+def show_controls(text: str) -> str:
+    """``text`` with every control and bidi/invisible format character as ``⟨U+XXXX⟩``."""
+    if text.isprintable() and not any(ord(c) in _INVISIBLE for c in text):
+        return text
+    return "".join(_visible(char) for char in text)
+
+
+def escape_markdown(text: str) -> str:
+    """User text for Streamlit Markdown (titles, captions, labels, messages): every character
+    Markdown or LaTeX gives a meaning is backslash-escaped, controls are made visible."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", show_controls(str(text)))
+
+
+#: inside HTML that Streamlit's Markdown passes through (``unsafe_allow_html``): characters that
+#: Markdown or LaTeX would still read, as numeric character references
+_HTML_MARKDOWN = {c: f"&#{ord(c)};" for c in "$*_`\\~|[]#:/.@"}
+
+
+def escape_html(text: str) -> str:
+    """User text inside HTML: HTML-escaped (quotes too), Markdown/LaTeX characters as character
+    references, controls made visible, line breaks as spaces (one HTML block stays one line)."""
+    shown = show_controls(str(text).replace("\n", " "))
+    return "".join(_HTML_MARKDOWN.get(c) or html.escape(c, quote=True) for c in shown)

@@ -1,0 +1,66 @@
+"""The loaded data of this session: the bundled sample until the user loads something valid.
+
+New data is built and validated whole before ``commit`` makes it current, so a bad file never
+replaces what was loaded; ``refuse`` says why and what is still shown.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from bleu.analysis.escaping import escape_markdown
+from bleu.errors import InputError
+from bleu.io.dataset import Dataset, default_tokenizer, load_folder
+from views import _state
+
+SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
+SAMPLE_LABEL = "Sample: WMT22 General MT English→German (generaltest2022)"
+
+
+@st.cache_resource(show_spinner=False)
+def sample_dataset() -> Dataset:
+    """The bundled WMT22 en-de test set (sample_data/), read once per process."""
+    return load_folder(SAMPLE_DIR, SAMPLE_LABEL)
+
+
+def dataset() -> Dataset:
+    """The committed dataset: the sample until the user loads something valid."""
+    if _state.DATASET not in st.session_state:
+        commit(sample_dataset(), None)
+    return st.session_state[_state.DATASET]
+
+
+def say(kind: str, text: str) -> None:
+    """Replace the data messages with one (kind: success, info, warning, error)."""
+    st.session_state[_state.MESSAGES] = [(kind, text)]
+
+
+def add_message(kind: str, text: str) -> None:
+    st.session_state.setdefault(_state.MESSAGES, []).append((kind, text))
+
+
+def commit(new: Dataset, done: str | None) -> Dataset | None:
+    """Make ``new`` the loaded data and return the one it replaces; a new reference set picks
+    its target language's tokenizer (zh for Chinese, char for Japanese, 13a otherwise)."""
+    previous = st.session_state.get(_state.DATASET)
+    st.session_state[_state.DATASET] = new
+    if previous is None or previous.references_key != new.references_key:
+        st.session_state[_state.TOKENIZE] = default_tokenizer(new.target_language)
+    messages = [("success", done)] if done else []
+    st.session_state[_state.MESSAGES] = messages + [("warning", note) for note in new.notes]
+    return previous
+
+
+def refuse(error: InputError) -> None:
+    """Show why new data was not loaded; the loaded data stays as it is."""
+    kept = st.session_state[_state.DATASET].label if _state.DATASET in st.session_state \
+        else "nothing"
+    say("error", f"{error} Nothing was changed: still showing {kept}.")
+
+
+def show_messages() -> None:
+    """The last data action's outcome, shown once (the next page shows it no more)."""
+    for kind, text in st.session_state.pop(_state.MESSAGES, []):
+        getattr(st, kind)(escape_markdown(text))

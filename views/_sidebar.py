@@ -1,0 +1,75 @@
+"""The sidebar every page shares: what is loaded (with the uploaders), the options that apply to
+every page, and the saved workspaces."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bleu.analysis.escaping import escape_markdown
+from bleu.metrics.bleu_score import SMOOTH_DEFAULTS
+from bleu.metrics.tokenizers import available_tokenizers
+from views import _session, _state, _uploads, _workspace
+from views._state import kept, kept_index
+
+
+def data_sidebar() -> None:
+    """The sidebar's Data area: what is loaded, the sample, uploads, paste, system names."""
+    st.sidebar.header("Data")
+    current = _session.dataset()
+    st.sidebar.caption(escape_markdown(
+        f"{current.label}: {len(current.systems)} systems, {current.n_refs} reference(s), "
+        f"{current.n_segments:,} segments" + (", with source" if current.source else "")))
+    with st.sidebar.expander("Upload by role", expanded=False):
+        _uploads.upload_section()
+    with st.sidebar.expander("Paste text", expanded=False):
+        _uploads.paste_section()
+    st.sidebar.button("Load the sample", key="load_sample",
+                      on_click=lambda: _workspace.load(_session.sample_dataset(),
+                                                       f"Loaded {_session.SAMPLE_LABEL}."))
+    with st.sidebar.expander("System names", expanded=False):
+        _uploads.names_section(_session.dataset())
+
+
+def options_sidebar() -> None:
+    """The sidebar's Options: they apply to every page; the signature shows them with scores."""
+    state = st.session_state
+    st.sidebar.header("Options")
+    tokenizers = available_tokenizers()
+    st.sidebar.selectbox("Tokenizer", tokenizers,
+                         index=kept_index(_state.TOKENIZE, tokenizers, "13a"), key=_state.TOKENIZE,
+                         help="The default follows the target language, as WMT scores: zh for "
+                              "Chinese, char for Japanese, 13a otherwise.")
+    st.sidebar.checkbox("Lowercase", value=kept(_state.LOWERCASE, False), key=_state.LOWERCASE)
+    method = st.sidebar.selectbox(
+        "Smoothing", _state.SMOOTH_METHODS,
+        index=kept_index(_state.SMOOTH_METHOD, _state.SMOOTH_METHODS, "exp"),
+        key=_state.SMOOTH_METHOD)
+    if SMOOTH_DEFAULTS[method] is not None:
+        key = _state.smooth_value_key(method)
+        st.sidebar.number_input("Smoothing value", min_value=0.0,
+                                max_value=_state.SMOOTH_VALUE_MAX[method], step=0.1,
+                                value=kept(key, float(SMOOTH_DEFAULTS[method])), key=key)
+    low, high = _state.MAX_NGRAM_ORDER_BOUNDS
+    st.sidebar.number_input("Max n-gram order", min_value=low, max_value=high, step=1,
+                            value=kept(_state.MAX_NGRAM_ORDER, 4), key=_state.MAX_NGRAM_ORDER)
+    st.sidebar.checkbox("Effective order", value=kept(_state.EFFECTIVE_ORDER, False),
+                        key=_state.EFFECTIVE_ORDER,
+                        help="Average over the n-gram orders that exist (sacrebleu's "
+                             "--effective-order, the default for sentence BLEU).")
+    names = list(_session.dataset().systems)
+    if state.get(_state.BASELINE) not in names:
+        state[_state.BASELINE] = names[0]
+    st.sidebar.selectbox("Baseline", names, index=names.index(state[_state.BASELINE]),
+                         key=_state.BASELINE,
+                         help="p-values compare each system with this one (paired bootstrap).")
+    low, high = _state.N_BOOTSTRAP_BOUNDS
+    st.sidebar.number_input("Bootstrap resamples", min_value=low, max_value=high, step=100,
+                            value=kept(_state.N_BOOTSTRAP, 1000), key=_state.N_BOOTSTRAP)
+
+
+def sidebar() -> None:
+    """Everything in the sidebar, in order: data first (it may set the tokenizer), then options."""
+    _workspace.restore_from_url()
+    data_sidebar()
+    options_sidebar()
+    _workspace.sidebar()
