@@ -1,6 +1,6 @@
 """Cut tests/data/ from the full test sets in ../shared/data: the first LINES segments of every
-text file (systems, references, sources), MQM rows of those segments, and sacrebleu's recorded
-cases. Run from the repository root: ``python scripts/make_test_data.py``."""
+text file (systems, references, sources), MQM rows of those segments, each set's published
+scores (small) and sacrebleu's recorded cases. Run from the repository root: ``python scripts/make_test_data.py``."""
 
 from __future__ import annotations
 
@@ -35,7 +35,9 @@ def main() -> None:
         for path in sorted(folder.iterdir()):
             if path.name.startswith("mqm_"):
                 cut_mqm(path, out / path.name)
-            elif path.suffix != ".tsv":
+            elif path.suffix == ".tsv":  # a test set's published scores: small, kept whole
+                shutil.copy(path, out / path.name)
+            else:
                 cut_text(path, out / path.name)
 
 

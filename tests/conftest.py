@@ -21,8 +21,9 @@ REPO_DATA = REPO / "tests" / "data"
 #: the full test sets, beside the repository where CI has them (see their MANIFEST.md)
 SHARED_DATA = (REPO.parent / "shared" / "data").resolve()
 HAS_SHARED_DATA = SHARED_DATA.is_dir()
-#: where tests that need whole test sets read them (marked ``full_data``: run only when present)
-DATA_DIR = SHARED_DATA
+#: where tests read real data by default: the cut (tests that need the whole sets read
+#: SHARED_DATA and are marked ``full_data``)
+DATA_DIR = REPO_DATA
 CASES_FILE = REPO_DATA / "sacrebleu_cases" / "cases.json"
 #: parametrize a test over the data roots: the repository's cut always, the full sets when there
 DATA_ROOTS = [pytest.param(REPO_DATA, id="cut"),
@@ -49,6 +50,14 @@ def read_lines(path: str | Path) -> list[str]:
 def sacrebleu_cases() -> tuple[dict[str, Any], ...]:
     """The 273 recorded sacrebleu 2.6.0 cases (data/sacrebleu_cases/cases.json)."""
     return tuple(json.loads(CASES_FILE.read_text(encoding="utf-8"))["cases"])
+
+
+def case_param(case: dict[str, Any]) -> Any:
+    """A recorded case as a pytest parameter; cases on whole test sets (the WMT17 data file,
+    the TED texts) are marked ``full_data``."""
+    inline = any(key in case for key in ("hyps", "hyp", "input", "args"))
+    marks = () if inline and "data_file" not in case else (pytest.mark.full_data,)
+    return pytest.param(case, id=case["id"], marks=marks)
 
 
 @cache

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LengthMismatchError
-from ..metrics.bleu_engine import token_strings, words
+from ..metrics.bleu_engine import words
 from ..metrics.bleu_score import BLEUOptions, scores_from_stats
 from ..metrics.significance import bootstrap_ci_from_stats
 
@@ -72,9 +72,10 @@ def deciding_segments(frame: pd.DataFrame, k: int = 20, by: str = "swap") -> pd.
 def _token_stream(lines: Sequence[str | None], options: BLEUOptions,
                   ) -> tuple[list[str], np.ndarray]:
     """All tokens of a stream, flattened, and the segment number of each token."""
-    tokens, offsets = words(["" if line is None else line for line in lines], options)
-    segment = np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets))
-    return token_strings(tokens), segment
+    tokens = words(["" if line is None else line for line in lines], options)
+    segment = np.repeat(np.arange(len(tokens.offsets) - 1, dtype=np.int64),
+                        np.diff(tokens.offsets))
+    return tokens.strings(), segment
 
 
 def _pair_counts(segment: np.ndarray, grams: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -71,8 +71,7 @@ def reference_lengths(references: Sequence[Sequence[str | None]], options: BLEUO
             break
         present = [i for i in todo if stream[i] is not None]
         if present:
-            _, offsets = words([stream[i] for i in present], options)
-            lengths[present] = np.diff(offsets)
+            lengths[present] = np.diff(words([stream[i] for i in present], options).offsets)
     return np.maximum(lengths, 0)
 
 

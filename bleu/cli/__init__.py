@@ -1,5 +1,5 @@
 """``bleu-explorer`` / ``python -m bleu``: sacrebleu's command line for BLEU, flags and output."""
 
-from .main import main
+from .command import main
 
 __all__ = ["main"]

@@ -4,9 +4,10 @@ One row per segment: ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (sacreble
 Work is done in chunks of segments, so working memory follows the chunk, not the corpus:
 
 - tokens never become Python strings: each tokenizer's ``words(lines)`` gives all words of a
-  chunk as one Arrow string array (see ``bleu/tokenizers/words.py``), and words become integer
-  ids with Arrow's ``dictionary_encode`` (references) and ``index_in`` (hypotheses; -1 for a
-  word no reference of the chunk has);
+  chunk as one buffer of bytes with their bounds (``bleu/metrics/tokenizers/words.py``), and
+  words become integer ids, with Arrow's ``dictionary_encode`` (references) and ``index_in``
+  (hypotheses; -1 for a word no reference of the chunk has) for big corpora, with a Python
+  dict of ``bytes`` for small ones (``ARROW_MIN_LINES``: no Arrow to load for a small file);
 - an n-gram is identified by one int64 key, ``(rank of its (n-1)-prefix) << 32 | id of its last
   token``, where ranks index the sorted table of the previous order and the unigram key holds
   the segment number: so a key names (segment, n-gram) exactly, with no hashing, and the tables
@@ -32,9 +33,9 @@ import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
+from typing import Any
 
 import numpy as np
-import pyarrow as pa
 
 from .bleu_score import BLEUOptions
 from .checks import (
@@ -46,6 +47,7 @@ from .checks import (
 )
 from .threads import map_chunks, thread_count
 from .tokenizers import get_tokenizer
+from .tokenizers.words import Words
 
 logger = logging.getLogger("bleu")
 
@@ -57,21 +59,49 @@ REFERENCE_CACHE_NGRAMS = 1 << 22
 _SHIFT = np.int64(32)
 #: the smallest chunk cut for a thread of its own (below, threads cost more than they save)
 MIN_THREAD_CHUNK = 512
+#: reference lines (segments x references) from which words get their ids from Arrow; below,
+#: from a Python dict, so that scoring a small file loads no Arrow (a tenth of a second and
+#: 35 MB of a command-line run)
+ARROW_MIN_LINES = 20_000
 
 
-def words(lines: Sequence[str], options: BLEUOptions) -> tuple[pa.Array, np.ndarray]:
-    """Lowercase (if asked) and tokenize lines; return all words and each line's word offsets."""
+def words(lines: Sequence[str], options: BLEUOptions) -> Words:
+    """Lowercase (if asked) and tokenize lines: all their words, and each line's word offsets."""
     if options.lowercase:
         lines = [line.lower() for line in lines]
     return get_tokenizer(options.tokenize).words(lines)
 
 
-def token_strings(tokens: pa.Array) -> list[str]:
-    """The words of ``words()`` as Python strings (text that held a lone surrogate comes as
-    bytes, and goes back to the same string)."""
-    if pa.types.is_large_binary(tokens.type):
-        return [token.decode("utf-8", "surrogatepass") for token in tokens.to_pylist()]
-    return tokens.to_pylist()
+class _DictVocabulary:
+    """The words of a chunk's references and their ids, in a Python dict: for small corpora,
+    where loading Arrow would cost more than it saves."""
+
+    def __init__(self, tokens: Words) -> None:
+        index: dict[bytes, int] = {}
+        self.ids = np.fromiter((index.setdefault(word, len(index)) for word in tokens.to_list()),
+                               np.int32, len(tokens))
+        self._index = index
+
+    def lookup(self, tokens: Words) -> np.ndarray:
+        """Ids of other words (a hypothesis's) in this vocabulary; -1 for an unknown word."""
+        get = self._index.get
+        return np.fromiter((get(word, -1) for word in tokens.to_list()), np.int64, len(tokens))
+
+
+class _ArrowVocabulary:
+    """The same with Arrow's ``dictionary_encode`` and ``index_in``: for big corpora."""
+
+    def __init__(self, tokens: Words) -> None:
+        import pyarrow.compute as pc  # loaded on first use: `import bleu` stays light
+
+        encoded = pc.dictionary_encode(tokens.to_arrow())
+        self.ids, self._dictionary = _numbers(encoded.indices), encoded.dictionary
+
+    def lookup(self, tokens: Words) -> np.ndarray:
+        import pyarrow.compute as pc
+
+        return _numbers(pc.index_in(tokens.to_arrow(), value_set=self._dictionary)).astype(
+            np.int64)
 
 
 def tokenize_line(line: str, options: BLEUOptions) -> list[str]:
@@ -79,6 +109,19 @@ def tokenize_line(line: str, options: BLEUOptions) -> list[str]:
     if options.lowercase:
         line = line.lower()
     return get_tokenizer(options.tokenize)(line.rstrip()).split()
+
+
+def _numbers(array: Any, missing: int = -1) -> np.ndarray:
+    """An Arrow integer array as numpy, nulls as ``missing``, read from its buffers (Arrow's own
+    ``to_numpy`` and ``fill_null`` import pandas on the way: a third of a second per run)."""
+    width = array.type.bit_width // 8
+    validity, data = array.buffers()[:2]
+    values = np.frombuffer(data, dtype=np.dtype(f"int{8 * width}"), count=len(array),
+                           offset=array.offset * width)
+    if not array.null_count:
+        return values
+    bits = np.unpackbits(np.frombuffer(validity, np.uint8), bitorder="little")
+    return np.where(bits[array.offset : array.offset + len(array)].astype(bool), values, missing)
 
 
 def _unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -132,23 +175,21 @@ class _ChunkRefs:
     n_streams: int
     tokens: np.ndarray  # int32 word ids, lines in segment-major order (segment s, stream k)
     offsets: np.ndarray  # line offsets into ``tokens``
-    dictionary: pa.Array  # word of each id
+    vocabulary: _DictVocabulary | _ArrowVocabulary  # the chunk's words and their ids
     ref_lens: np.ndarray  # (segments, references); -1 where a reference is missing (None)
 
 
-def _encode_chunk(references: References, present: np.ndarray,
-                  options: BLEUOptions, start: int, stop: int) -> _ChunkRefs:
+def _encode_chunk(references: References, present: np.ndarray, options: BLEUOptions,
+                  start: int, stop: int, arrow: bool) -> _ChunkRefs:
     """Tokenize and encode one chunk's references, all streams in one pass."""
     streams = [[line if line is not None else "" for line in stream[start:stop]]
                for stream in references]
     lines = [line for segment in zip(*streams, strict=True) for line in segment]
-    import pyarrow.compute as pc  # loaded on first use: `import bleu` stays light
-
-    tokens, offsets = words(lines, options)
-    encoded = pc.dictionary_encode(tokens)
-    ref_lens = np.diff(offsets).reshape(stop - start, len(references))
-    return _ChunkRefs(start, stop, len(references), np.asarray(encoded.indices), offsets,
-                      encoded.dictionary, np.where(present, ref_lens, -1))
+    tokens = words(lines, options)
+    vocabulary = _ArrowVocabulary(tokens) if arrow else _DictVocabulary(tokens)
+    ref_lens = np.diff(tokens.offsets).reshape(stop - start, len(references))
+    return _ChunkRefs(start, stop, len(references), vocabulary.ids, tokens.offsets, vocabulary,
+                      np.where(present, ref_lens, -1))
 
 
 def _ngram_orders(refs: _ChunkRefs, max_order: int, hyp_tokens: np.ndarray | None = None,
@@ -215,19 +256,11 @@ def _clipped(counts: np.ndarray, max_counts: np.ndarray, bounds: np.ndarray) -> 
     return credited[bounds[1:]] - credited[bounds[:-1]]
 
 
-def _hyp_tokens(refs: _ChunkRefs, words: pa.Array) -> np.ndarray:
-    """Hypothesis words as ids in the chunk's reference dictionary; -1 for an unknown word."""
-    import pyarrow.compute as pc
-
-    found = pc.index_in(words, value_set=refs.dictionary).fill_null(-1)
-    return np.asarray(found).astype(np.int64)
-
-
-def _joint_matches(refs: _ChunkRefs, words: pa.Array, offsets: np.ndarray,
-                   max_order: int) -> np.ndarray:
+def _joint_matches(refs: _ChunkRefs, hypotheses: Words, max_order: int) -> np.ndarray:
     """Clipped matches per segment and order, counting references and hypotheses together."""
-    matches = np.zeros((len(offsets) - 1, max_order), np.int64)
-    orders = _ngram_orders(refs, max_order, _hyp_tokens(refs, words), offsets)
+    matches = np.zeros((len(hypotheses.offsets) - 1, max_order), np.int64)
+    orders = _ngram_orders(refs, max_order, refs.vocabulary.lookup(hypotheses),
+                           hypotheses.offsets)
     for n, (_, max_counts, bounds, hyp_counts) in enumerate(orders):
         matches[:, n] = _clipped(hyp_counts, max_counts, bounds)
         if not hyp_counts.any():
@@ -235,13 +268,13 @@ def _joint_matches(refs: _ChunkRefs, words: pa.Array, offsets: np.ndarray,
     return matches
 
 
-def _hypothesis_matches(refs: _ChunkRefs, orders: Sequence[_OrderTable], words: pa.Array,
-                        offsets: np.ndarray) -> np.ndarray:
+def _hypothesis_matches(refs: _ChunkRefs, orders: Sequence[_OrderTable],
+                        hypotheses: Words) -> np.ndarray:
     """Clipped matches per segment and order, looked up in counted reference tables."""
-    n_segments = len(offsets) - 1
+    n_segments = len(hypotheses.offsets) - 1
     matches = np.zeros((n_segments, len(orders)), np.int64)
-    tokens = np.append(_hyp_tokens(refs, words), -1)
-    line, place = _positions(offsets)
+    tokens = np.append(refs.vocabulary.lookup(hypotheses), -1)
+    line, place = _positions(hypotheses.offsets)
     ends = np.flatnonzero(tokens >= 0)
     high, ranks = line[ends], np.zeros(0, np.int64)
     for n, order in enumerate(orders, start=1):
@@ -284,10 +317,11 @@ class ReferenceTable:
         per_thread = -(-self.n_segments // thread_count())
         chunk_segments = min(chunk_segments, max(MIN_THREAD_CHUNK, per_thread))
         self.chunk_segments = chunk_segments
+        arrow = self.n_segments * len(references) >= ARROW_MIN_LINES
         self._chunks = map_chunks(
             lambda start: _encode_chunk(references, present[start : start + chunk_segments],
                                         options, start,
-                                        min(start + chunk_segments, self.n_segments)),
+                                        min(start + chunk_segments, self.n_segments), arrow),
             range(0, self.n_segments, chunk_segments))
         self._counted: list[tuple[_OrderTable, ...]] | None = None
         if sum(len(chunk.tokens) for chunk in self._chunks) * options.max_ngram_order \
@@ -303,15 +337,15 @@ class ReferenceTable:
 
         def score_chunk(index: int) -> None:
             chunk = self._chunks[index]
-            tokens, offsets = words(hypotheses[chunk.start : chunk.stop], self.options)
-            hyp_lens = np.diff(offsets)
+            tokens = words(hypotheses[chunk.start : chunk.stop], self.options)
+            hyp_lens = np.diff(tokens.offsets)
             rows = stats[chunk.start : chunk.stop]
             rows[:, 0] = hyp_lens
             rows[:, 1] = closest_ref_lengths(hyp_lens, chunk.ref_lens)
             if self._counted is not None:
-                matches = _hypothesis_matches(chunk, self._counted[index], tokens, offsets)
+                matches = _hypothesis_matches(chunk, self._counted[index], tokens)
             else:
-                matches = _joint_matches(chunk, tokens, offsets, order)
+                matches = _joint_matches(chunk, tokens, order)
             rows[:, 2 : 2 + order] = matches
             rows[:, 2 + order :] = np.maximum(hyp_lens[:, None] - np.arange(order)[None, :], 0)
 

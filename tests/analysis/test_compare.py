@@ -15,7 +15,7 @@ from bleu.analysis import compare
 from bleu.metrics.bleu_score import BLEUOptions
 
 FOLDER = DATA_DIR / "wmt21_newstest2021_en-de"
-N = 120
+N = 100
 
 
 @pytest.fixture(scope="module")
@@ -121,8 +121,9 @@ def test_word_accuracy_hand_example():
     frame = compare.word_accuracy_by_frequency(systems, reference, BLEUOptions(tokenize="none"),
                                                cutoffs=(1, 2, 3), n_samples=50)
     rows = frame.set_index("label")
-    # freq 0 (<1): "bird" -> output 1, no match
-    assert rows.loc["<1", "output"] == 1 and rows.loc["<1", "score"] == 0
+    # freq 0 (<1) holds only output words the reference lacks ("bird"), F = 0 by construction:
+    # with frequencies counted in the reference that bucket says nothing and is left out
+    assert "<1" not in rows.index
     # freq 1: ref words sat, a, dog (3); output dog (1); matched dog (1): F = 2*1/(1+3)
     assert rows.loc["1", "words"] == 3 and rows.loc["1", "matches"] == 1
     assert rows.loc["1", "score"] == pytest.approx(2 * 1 / (1 + 3))
@@ -130,6 +131,28 @@ def test_word_accuracy_hand_example():
     assert rows.loc["2", "score"] == pytest.approx(2 * 1 / (2 + 2))
     # freq 3 (>=3): the; ref 3, output 2, matched 2
     assert rows.loc[">=3", "score"] == pytest.approx(2 * 2 / (2 + 3))
+
+
+def test_word_accuracy_with_training_frequencies():
+    # training counts (compare-mt's frequency file): the=100, cat=2, dog=1; bird, sat, a: 0
+    reference = ["the cat sat", "the the cat a dog"]
+    systems = {"A": ["the cat cat", "the dog bird"]}
+    frame = compare.word_accuracy_by_frequency(
+        systems, reference, BLEUOptions(tokenize="none"), cutoffs=(1, 2, 3), n_samples=50,
+        frequencies={"the": 100, "cat": 2, "dog": 1})
+    rows = frame.set_index("label")
+    # freq 0: reference words sat, a (2); output bird (1); no match: F = 0, the bucket is kept
+    assert rows.loc["<1", "words"] == 2 and rows.loc["<1", "output"] == 1
+    assert rows.loc["<1", "score"] == 0
+    # freq 1: dog; ref 1, output 1, matched 1
+    assert rows.loc["1", "score"] == pytest.approx(2 * 1 / (1 + 1))
+    # freq >= 3: the; ref 3, output 2, matched 2
+    assert rows.loc[">=3", "score"] == pytest.approx(2 * 2 / (2 + 3))
+    # lowercased BLEU folds the training counts' case variants together
+    folded = compare.word_accuracy_by_frequency(
+        systems, reference, BLEUOptions(tokenize="none", lowercase=True), cutoffs=(1, 2, 3),
+        n_samples=50, frequencies={"The": 60, "the": 40, "cat": 2, "dog": 1})
+    assert folded.set_index("label").loc[">=3", "words"] == 3
 
 
 def test_word_accuracy_counts_match_counters(pair):
@@ -140,19 +163,21 @@ def test_word_accuracy_counts_match_counters(pair):
     out_tokens = [tok(line).split() for line in a]
     matched = sum(sum((Counter(o) & Counter(r)).values())
                   for o, r in zip(out_tokens, ref_tokens, strict=True))
+    vocabulary = {word for tokens in ref_tokens for word in tokens}
     assert frame["matches"].sum() == matched
     assert frame["words"].sum() == sum(map(len, ref_tokens))
-    assert frame["output"].sum() == sum(map(len, out_tokens))
+    # the output words the reference lacks fall in the <1 bucket, left out without frequencies
+    assert frame["output"].sum() == sum(w in vocabulary for tokens in out_tokens for w in tokens)
 
 
 def test_document_scores_equal_corpus_bleu_per_document(pair):
     _, b, refs, stats_a, stats_b = pair
-    documents = [f"doc{i // 40}" for i in range(N)]
+    documents = [f"doc{i // 25}" for i in range(N)]
     frame = compare.document_scores({"A": stats_a, "B": stats_b}, documents, BLEUOptions())
-    assert list(frame["document"]) == ["doc0", "doc1", "doc2"]
-    assert list(frame["first"]) == [1, 41, 81]
+    assert list(frame["document"]) == ["doc0", "doc1", "doc2", "doc3"]
+    assert list(frame["first"]) == [1, 26, 51, 76]
     for k, row in frame.iterrows():
-        part = slice(40 * k, 40 * (k + 1))
+        part = slice(25 * k, 25 * (k + 1))
         expected = sacrebleu.corpus_bleu(b[part], [r[part] for r in refs]).score
-        assert row["segments"] == 40
+        assert row["segments"] == 25
         assert row["B"] == pytest.approx(expected, abs=1e-9)

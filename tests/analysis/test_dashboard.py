@@ -56,12 +56,13 @@ def dashboard(hyps, ref):
 
 def test_scores_equal_sacrebleu(dashboard, hyps, ref):
     assert dashboard.baseline == "FBK.4870"
-    for result in dashboard.systems:
-        expected = sacrebleu.corpus_bleu(hyps[result.name], [ref])
-        assert result.score.score == pytest.approx(expected.score, abs=1e-9)
-        assert result.score.precisions == pytest.approx(expected.precisions, abs=1e-9)
-        assert (result.score.sys_len, result.score.ref_len) == (expected.sys_len,
-                                                                expected.ref_len)
+    assert list(dashboard.scores) == list(dashboard.significance) == list(NAMES)
+    for name, score in dashboard.scores.items():
+        expected = sacrebleu.corpus_bleu(hyps[name], [ref])
+        assert score.score == pytest.approx(expected.score, abs=1e-9)
+        assert dashboard.significance[name].score == pytest.approx(expected.score, abs=1e-9)
+        assert score.precisions == pytest.approx(expected.precisions, abs=1e-9)
+        assert (score.sys_len, score.ref_len) == (expected.sys_len, expected.ref_len)
     assert dashboard.signature == bleu.signature(BLEUOptions(), 1)
     assert "bs:200|seed:12345" in dashboard.bootstrap_signature
 
@@ -69,11 +70,12 @@ def test_scores_equal_sacrebleu(dashboard, hyps, ref):
 def test_single_system_ci_is_sacrebleus_bootstrap(hyps, ref):
     metric = bleu.BLEU(references=[ref])
     stats = {"C-3MA.4959": metric.segment_stats(hyps["C-3MA.4959"])}
-    result = build_dashboard(stats, metric.options, 1, baseline="C-3MA.4959").systems[0]
+    found = build_dashboard(stats, metric.options, 1, baseline="C-3MA.4959")
+    result = found.significance["C-3MA.4959"]
     expected = SacreBLEU().corpus_score(hyps["C-3MA.4959"], [ref], n_bootstrap=1000)
-    assert result.p_value is None
-    assert result.score.mean == pytest.approx(expected._mean, abs=1e-9)
-    assert result.score.ci == pytest.approx(expected._ci, abs=1e-9)
+    assert result.p_value is None and found.baseline is None
+    assert result.mean == pytest.approx(expected._mean, abs=1e-9)
+    assert result.ci == pytest.approx(expected._ci, abs=1e-9)
 
 
 def test_table_has_every_column_and_the_baseline_has_no_p_value(dashboard):
@@ -83,16 +85,16 @@ def test_table_has_every_column_and_the_baseline_has_no_p_value(dashboard):
     baseline = table[table["system"] == "FBK.4870"].iloc[0]
     assert math.isnan(baseline["p-value"]) and baseline["sig."] == ""
     marks = dict(zip(table["system"], table["sig."], strict=True))
-    for result in dashboard.systems:
-        assert marks[result.name] == ("*" if result.p_value is not None
-                                      and result.p_value < 0.05 else "")
+    for name, result in dashboard.significance.items():
+        assert marks[name] == ("*" if result.p_value is not None and result.p_value < 0.05
+                               else "")
 
 
 def test_csv_round_trips_the_numbers(dashboard):
     text = table_csv(dashboard)
     assert text.rstrip("\n").splitlines()[-1] == f"# {dashboard.signature}"
     frame = pd.read_csv(io.StringIO(text), comment="#")
-    assert list(frame["BLEU"]) == pytest.approx([r.score.score for r in dashboard.systems],
+    assert list(frame["BLEU"]) == pytest.approx([s.score for s in dashboard.scores.values()],
                                                 abs=1e-12)
 
 
@@ -102,22 +104,24 @@ def test_latex_table_escapes_names_and_prints_two_decimals(hyps, ref):
              "FBK": metric.segment_stats(hyps["FBK.4870"])}
     latex = table_latex(build_dashboard(stats, metric.options, 1, baseline="FBK",
                                         n_samples=100))
-    assert r"sys\_1 \& \#2 & 22.67 &" in latex
-    assert r"FBK & 26.33 & $\pm$" in latex and " & -- & " in latex  # the baseline: no p-value
+    c3ma = sacrebleu.corpus_bleu(hyps["C-3MA.4959"], [ref]).score
+    fbk = sacrebleu.corpus_bleu(hyps["FBK.4870"], [ref]).score
+    assert rf"sys\_1 \& \#2 & {c3ma:.2f} &" in latex
+    assert rf"FBK & {fbk:.2f} & $\pm$" in latex and " & -- & " in latex  # baseline: no p
     assert latex.startswith(r"\begin{tabular}{lrrr") and r"\bottomrule" in latex
     assert latex_escape("50% of $x^2$ ~ {a}") == (r"50\% of \$x\textasciicircum{}2\$ "
                                                   r"\textasciitilde{} \{a\}")
 
 
-def test_json_report_holds_every_number(dashboard):
+def test_json_report_holds_every_number(dashboard, ref):
     report = json.loads(json_report(dashboard, data="WMT17"))
     assert report["data"] == "WMT17"
     assert report["signature"] == dashboard.signature
-    assert report["options"]["tokenize"] == "13a" and report["n_segments"] == 3004
-    for entry, result in zip(report["systems"], dashboard.systems, strict=True):
-        score = result.score
-        assert entry["name"] == result.name
-        assert entry["score"] == score.score and entry["ci"] == score.ci
+    assert report["options"]["tokenize"] == "13a" and report["n_segments"] == len(ref)
+    for entry, (name, score) in zip(report["systems"], dashboard.scores.items(), strict=True):
+        result = dashboard.significance[name]
+        assert entry["name"] == name
+        assert entry["score"] == score.score and entry["ci"] == result.ci
         assert entry["counts"] == list(score.counts) and entry["totals"] == list(score.totals)
         assert entry["p_value"] == result.p_value
         parts = entry["log_decomposition"]

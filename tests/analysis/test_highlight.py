@@ -9,13 +9,8 @@ from html.parser import HTMLParser
 import pytest
 
 import bleu
-from bleu.analysis.highlight import (
-    escape_markdown,
-    escape_text,
-    hypothesis_html,
-    reference_html,
-    segment_html,
-)
+from bleu.analysis.escaping import escape_html
+from bleu.analysis.highlight import reference_html, segment_html
 
 
 class Spans(HTMLParser):
@@ -47,6 +42,11 @@ class Spans(HTMLParser):
             self._open["text"] += data
 
 
+def hypothesis_part(html: str) -> str:
+    """The hypothesis block of ``segment_html`` (what comes before the first reference)."""
+    return html.split('<div class="ref')[0]
+
+
 def parse(html: str) -> Spans:
     parser = Spans()
     parser.feed(html)
@@ -62,7 +62,7 @@ def test_clipping_by_hand():
     # hypothesis "the the the cat", reference "the cat on the mat": "the" occurs 3 times but at
     # most twice in the reference -> two credited, the third clipped; "cat" credited.
     explanation = bleu.explain("the the the cat", ["the cat on the mat"], tokenize="none")
-    spans = parse(hypothesis_html(explanation)).spans
+    spans = parse(hypothesis_part(segment_html(explanation))).spans
     assert statuses(spans, 1) == [("the", "match"), ("the", "match"), ("the", "clip"),
                                   ("cat", "match")]
     # bigrams: "the the" (x2) is in no reference, "the cat" is
@@ -106,7 +106,7 @@ def test_brevity_penalty_reference_is_marked():
 def test_order_layers_and_contrast():
     one = bleu.explain("a b c", ["a b d"], tokenize="none")
     other = bleu.explain("a b e", ["a b d"], tokenize="none")
-    html = hypothesis_html(one, orders=[2], contrast=other)
+    html = hypothesis_part(segment_html(one, orders=[2], contrast=other))
     spans = parse(html).spans
     assert {c for s in spans for c in s["classes"] if c.startswith("n")} - {"ngram"} == {"n2"}
     differs = [s["text"] for s in spans if "differs" in s["classes"]]
@@ -136,12 +136,8 @@ def test_user_text_is_escaped_and_shown_literally(text):
     assert text.split()[0] in titles
 
 
-def test_escape_markdown():
-    assert escape_markdown("*a* _b_ $x$") == r"\*a\* \_b\_ \$x\$"
-
-
 def test_quotes_are_escaped_once() -> None:
     """An apostrophe becomes one entity, never an entity whose '#' was escaped again."""
-    escaped = escape_text("the system's \"output\" & more")
+    escaped = escape_html("the system's \"output\" & more")
     assert "&#35;" not in escaped
     assert html.unescape(escaped) == "the system's \"output\" & more"

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 import sacrebleu
 import scipy.stats
-from conftest import DATA_DIR, read_lines
+from conftest import DATA_DIR, SHARED_DATA, read_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
@@ -52,10 +52,12 @@ def mqm_sample():
     return systems, refs, read_mqm(MQM_SAMPLE / "mqm_newstest2021_ende.avg_seg_scores.tsv")
 
 
+@pytest.mark.full_data
 def test_sample_is_the_shared_data(mqm_sample):
     systems, refs, _ = mqm_sample
-    assert refs[0] == read_lines(WMT21 / "newstest2021.en-de.ref.A.de")
-    assert systems["UEdin"] == read_lines(WMT21 / "newstest2021.en-de.hyp.UEdin.de")
+    full = SHARED_DATA / "wmt21_newstest2021_en-de"
+    assert refs[0] == read_lines(full / "newstest2021.en-de.ref.A.de")
+    assert systems["UEdin"] == read_lines(full / "newstest2021.en-de.hyp.UEdin.de")
     size = sum(p.stat().st_size for p in MQM_SAMPLE.iterdir())
     assert size < 3 * 1024 * 1024
 
@@ -205,8 +207,8 @@ def test_segmentation_compare_on_chinese():
     folder = REPO / "sample_data" / "wmt22_en-zh_excerpt"
     refs = [read_lines(folder / "generaltest2022.en-zh.ref.A.zh")]
     hyps = read_lines(folder / "generaltest2022.en-zh.hyp.LanguageX.zh")
-    assert hyps == read_lines(DATA_DIR / "wmt22_generaltest2022_en-zh" /
-                              "generaltest2022.en-zh.hyp.LanguageX.zh")[:300]
+    assert hyps[:100] == read_lines(DATA_DIR / "wmt22_generaltest2022_en-zh" /
+                                    "generaltest2022.en-zh.hyp.LanguageX.zh")
     table = segmentation_compare(hyps, refs).set_index("tokenize")
     for tok in ("zh", "char", "none"):
         expected = sacrebleu.corpus_bleu(hyps, refs, tokenize=tok)

@@ -22,7 +22,7 @@ from urllib.parse import urlparse
 from playwright.sync_api import Browser, Page, Playwright
 
 REPO = Path(__file__).resolve().parents[2]
-DATA_DIR = (REPO.parent / "shared" / "data").resolve()
+DATA_DIR = REPO / "tests" / "data"  # the first 100 segments of each real test set
 WMT17 = DATA_DIR / "wmt17_newstest2017_en-de"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import pytest
 import sacrebleu
@@ -39,26 +38,28 @@ def plotted(spec: dict, layer: dict | None = None) -> list[dict]:
 
 
 def test_bleu_chart_plots_each_score_with_its_interval(scores, hyps, ref):
-    intervals = {"uedin-nmt.4722": (28.1, 0.7), "PROMT-Rule-based.4735": (16.5, 0.6)}
-    with_ci = {name: replace(score, mean=intervals[name][0], ci=intervals[name][1])
-               if name in intervals else score for name, score in scores.items()}
-    spec = charts.bleu_chart(with_ci).to_dict()
-    bars, errors = spec["layer"]
-    assert bars["mark"]["type"] == "bar"
+    intervals = {"uedin-nmt.4722": (27.4, 28.9), "PROMT-Rule-based.4735": (15.9, 17.1)}
+    results = {name: bleu.SignificanceResult(name, score.score, None,
+                                             low=intervals.get(name, (None, None))[0],
+                                             high=intervals.get(name, (None, None))[1])
+               for name, score in scores.items()}
+    spec = charts.bleu_chart(results).to_dict()
+    errors, points = spec["layer"]
+    assert points["mark"]["type"] == "point"
     assert errors["mark"]["type"] == "rule"
-    rows = plotted(spec, bars)
+    rows = plotted(spec, points)
     assert [row["system"] for row in rows] == list(SYSTEMS)
     for row in rows:
         expected = sacrebleu.corpus_bleu(hyps[row["system"]], [ref]).score
         assert row["BLEU"] == pytest.approx(expected, abs=1e-9)
         if row["system"] in intervals:
-            mean, ci = intervals[row["system"]]
-            assert (row["low"], row["high"]) == pytest.approx((mean - ci, mean + ci))
+            assert (row["low"], row["high"]) == pytest.approx(intervals[row["system"]])
         else:
             assert row["low"] is None and row["high"] is None
-    assert bars["encoding"]["y"]["field"] == "BLEU"
-    assert errors["encoding"]["y"]["field"] == "low"
-    assert errors["encoding"]["y2"]["field"] == "high"
+    assert points["encoding"]["x"]["field"] == "BLEU"
+    assert points["encoding"]["x"]["scale"]["zero"] is False  # zoomed to the scores
+    assert errors["encoding"]["x"]["field"] == "low"
+    assert errors["encoding"]["x2"]["field"] == "high"
 
 
 def test_precisions_chart_has_one_bar_per_system_and_order(scores, hyps, ref):
@@ -123,7 +124,8 @@ def test_length_chart_has_ratio_and_bp_per_system(scores, hyps, ref):
 
 
 def test_same_color_for_a_system_in_every_chart(scores):
-    for chart in (charts.bleu_chart(scores), charts.precisions_chart(scores)):
+    results = {name: bleu.SignificanceResult(name, score.score) for name, score in scores.items()}
+    for chart in (charts.bleu_chart(results), charts.precisions_chart(scores)):
         spec = chart.to_dict()
         encoding = spec["layer"][0]["encoding"] if "layer" in spec else spec["encoding"]
         assert encoding["color"]["scale"]["domain"] == list(SYSTEMS)

@@ -3,7 +3,7 @@
 Each test runs ``bleu.cli.main`` in-process (and once ``python -m bleu`` in a subprocess) and
 ``python -m sacrebleu`` in a subprocess on the same files, in the same folder, and compares what
 they print. The only difference allowed is the signature's ``version`` field (ours names this
-package). Paired tests and confidence intervals use small sample counts and 300 segments to stay
+package). Paired tests and confidence intervals use small sample counts and 100 segments to stay
 fast; the full default runs belong to benchmarks/.
 """
 
@@ -21,18 +21,18 @@ from pathlib import Path
 import pytest
 from conftest import DATA_DIR, read_lines
 
-from bleu.cli import main as cli
+from bleu.cli import command as cli
 
 WMT21 = DATA_DIR / "wmt21_newstest2021_en-de"
 WMT22_ZH = DATA_DIR / "wmt22_generaltest2022_en-zh"
 SYSTEMS = ("Facebook-AI", "Online-W", "UEdin")
-N_LINES = 300
+N_LINES = 100
 _VERSION = re.compile(r'(version|v|"version"): ?"?(bleu-explorer-[0-9.]+|2\.6\.[0-9]+)"?')
 
 
 @pytest.fixture(scope="module")
 def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A folder with the first 300 lines of WMT21 en-de (refs A, C; three systems) and more."""
+    """A folder with the first 100 lines of WMT21 en-de (refs A, C; three systems) and more."""
     folder = tmp_path_factory.mktemp("cli")
 
     def write(name: str, lines: list[str], newline: str = "\n", final: bool = True) -> None:
@@ -280,8 +280,8 @@ def test_max_ngram_order_extension_matches_sacrebleus_api(ours) -> None:
 
 
 BAD_INPUT = [
-    (["short.de", "-i", "Facebook-AI.de"], "short.de has 10 lines, but Facebook-AI.de has 300"),
-    (["refA.de", "short.de", "-i", "UEdin.de"], "short.de has 10 lines, but UEdin.de has 300"),
+    (["short.de", "-i", "Facebook-AI.de"], "short.de has 10 lines, but Facebook-AI.de has 100"),
+    (["refA.de", "short.de", "-i", "UEdin.de"], "short.de has 10 lines, but UEdin.de has 100"),
     (["refA.de", "-i", "missing.de"], "missing.de: no such file"),
     (["missing.de", "-i", "UEdin.de"], "missing.de: no such file"),
     (["refA.de", "-i", "UEdin.de", "-tok", "foo"], "Unknown tokenizer 'foo'"),
@@ -316,7 +316,7 @@ def test_bad_stdin(ours) -> None:
     status, _, err = ours(["refA.de"], stdin="")
     assert status == 1 and "stdin: no input" in err
     status, _, err = ours(["refA.de"], stdin="one line\n")
-    assert status == 1 and "refA.de has 300 lines, but stdin has 1" in err
+    assert status == 1 and "refA.de has 100 lines, but stdin has 1" in err
 
 
 def test_bad_seed_and_unknown_flag(ours) -> None:

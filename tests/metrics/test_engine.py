@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import counter_segment_stats
+from conftest import DATA_ROOTS, REPO_DATA, counter_segment_stats, read_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a as SacreTokenizer13a
@@ -26,9 +26,6 @@ from bleu.metrics.bleu_score import BLEUOptions
 from bleu.metrics.checks import check_text_stream
 from bleu.metrics.tokenizers import get_tokenizer
 from bleu.metrics.tokenizers.words import PY_WHITESPACE, split_words
-
-REPO = Path(__file__).resolve().parents[2]
-DATA = REPO.parent / "shared" / "data"
 
 SACRE = {
     "13a": SacreTokenizer13a(),
@@ -59,16 +56,11 @@ EDGE_ALPHABET = [
 edge_text = st.lists(st.sampled_from(EDGE_ALPHABET), max_size=14).map("".join)
 
 
-def read_lines(relative: str) -> list[str]:
-    lines = (DATA / relative).read_text(encoding="utf-8").split("\n")
-    return lines[:-1] if lines and lines[-1] == "" else lines
-
-
 def word_lists(name: str, lines: list[str]) -> list[list[str]]:
-    """The fast path's words, regrouped per line."""
-    words, offsets = get_tokenizer(name).words(lines)
-    flat = [w if isinstance(w, str) else w.decode("utf-8", "surrogatepass")
-            for w in words.to_pylist()]
+    """The fast path's words, regrouped per line (checked the same as Arrow sees them)."""
+    words = get_tokenizer(name).words(lines)
+    flat, offsets = words.strings(), words.offsets
+    assert [w.decode("utf-8", "surrogatepass") for w in words.to_arrow().to_pylist()] == flat
     assert len(offsets) == len(lines) + 1
     return [flat[offsets[i] : offsets[i + 1]] for i in range(len(lines))]
 
@@ -80,9 +72,9 @@ def test_python_whitespace_table_is_complete() -> None:
 
 def test_split_words_splits_on_exactly_python_whitespace() -> None:
     text = "x".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF and c != 10)
-    words, offsets = split_words(text, 1)
-    assert words.to_pylist() == text.split()
-    assert offsets.tolist() == [0, len(words)]
+    words = split_words(text, 1)
+    assert words.strings() == text.split()
+    assert words.offsets.tolist() == [0, len(words)]
 
 
 # Runs of whitespace among long lines: where Arrow's own utf8_split_whitespace goes wrong.
@@ -94,16 +86,17 @@ spaced_line = st.lists(st.sampled_from(["the", " ", "\t", "\x1f", "$", "\u3000",
 @given(lines=st.lists(st.one_of(spaced_line, st.tuples(spaced_line, st.integers(1, 200)).map(
     lambda pair: " ".join([pair[0]] * pair[1]))), max_size=10))
 def test_split_words_equals_str_split(lines: list[str]) -> None:
-    words, offsets = split_words("\n".join(lines), len(lines))
-    flat = words.to_pylist()
+    words = split_words("\n".join(lines), len(lines))
+    flat, offsets = words.strings(), words.offsets
     assert [flat[offsets[i] : offsets[i + 1]] for i in range(len(lines))] == [
         line.split() for line in lines]
 
 
+@pytest.mark.parametrize("root", DATA_ROOTS)
 @pytest.mark.parametrize(("name", "relative"),
                          [(name, path) for name, paths in REAL_FILES.items() for path in paths])
-def test_words_match_sacrebleu_on_real_data(name: str, relative: str) -> None:
-    lines = read_lines(relative)
+def test_words_match_sacrebleu_on_real_data(root: Path, name: str, relative: str) -> None:
+    lines = read_lines(root / relative)
     expected = [SACRE[name](line.rstrip()).split() for line in lines]
     assert word_lists(name, lines) == expected
 
@@ -127,9 +120,9 @@ def test_words_fall_back_on_newlines_and_surrogates(name: str) -> None:
 
 
 def test_split_words_keeps_empty_lines() -> None:
-    words, offsets = split_words("a  b\n\n  \n c ", 4)
-    assert words.to_pylist() == ["a", "b", "c"]
-    assert offsets.tolist() == [0, 2, 2, 2, 3]
+    words = split_words("a  b\n\n  \n c ", 4)
+    assert words.strings() == ["a", "b", "c"]
+    assert words.offsets.tolist() == [0, 2, 2, 2, 3]
 
 
 def test_tokenized_period_count() -> None:
@@ -168,10 +161,12 @@ def reference_stats(hyps: list[str], refs: list[list[str | None]],
 
 
 def fast_stats(hyps: list[str], refs: list[list[str | None]], options: BLEUOptions,
-               chunk: int, cached: bool) -> list[list[int]]:
-    """The engine's statistics, with counted tables kept (``cached``) or counted jointly."""
+               chunk: int, cached: bool, arrow: bool) -> list[list[int]]:
+    """The engine's statistics, with counted tables kept (``cached``) or counted jointly, and
+    words given ids by Arrow (``arrow``) or by a Python dict."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(stats, "REFERENCE_CACHE_NGRAMS", 1 << 40 if cached else 0)
+        patch.setattr(stats, "ARROW_MIN_LINES", 0 if arrow else 1 << 40)
         table = stats.ReferenceTable(refs, options, chunk_segments=chunk)
     assert (table._counted is not None) == cached
     return table.segment_stats(hyps).tolist()
@@ -195,29 +190,31 @@ def corpora(draw: st.DrawFn) -> tuple[list[str], list[list[str | None]]]:
     return hyps, refs
 
 
+@pytest.mark.parametrize("arrow", [True, False])
 @pytest.mark.parametrize("cached", [True, False])
 @settings(max_examples=150, deadline=None)
 @given(corpus=corpora(), chunk=st.integers(1, 4), order=st.integers(1, 5),
        tokenize=st.sampled_from(["13a", "zh", "char", "none"]), lowercase=st.booleans())
 def test_segment_stats_match_reference_on_generated(
-        cached: bool, corpus: tuple[list[str], list[list[str | None]]], chunk: int, order: int,
-        tokenize: str, lowercase: bool) -> None:
+        cached: bool, arrow: bool, corpus: tuple[list[str], list[list[str | None]]], chunk: int,
+        order: int, tokenize: str, lowercase: bool) -> None:
     hyps, refs = corpus
     options = BLEUOptions(tokenize=tokenize, lowercase=lowercase, max_ngram_order=order)
     expected = reference_stats(hyps, refs, options)
-    assert fast_stats(hyps, refs, options, chunk, cached) == expected
+    assert fast_stats(hyps, refs, options, chunk, cached, arrow) == expected
 
 
+@pytest.mark.parametrize("arrow", [True, False])
 @pytest.mark.parametrize("cached", [True, False])
-def test_segment_stats_match_reference_on_real_data(cached: bool) -> None:
-    folder = "wmt21_newstest2021_en-de/newstest2021.en-de"
+def test_segment_stats_match_reference_on_real_data(cached: bool, arrow: bool) -> None:
+    folder = REPO_DATA / "wmt21_newstest2021_en-de" / "newstest2021.en-de"
     refs: list[list[str | None]] = [read_lines(f"{folder}.ref.{k}.de") for k in "ACD"]
     hyps = read_lines(f"{folder}.hyp.Online-W.de")
-    hyps[5] = ""  # an empty hypothesis and an empty reference, at a chunk boundary
-    refs[1][99] = ""
+    hyps[33] = ""  # an empty hypothesis and an empty reference, at chunk boundaries
+    refs[1][65] = ""  # (chunks of 33: a boundary at 66)
     options = BLEUOptions()
     expected = reference_stats(hyps, refs, options)
-    assert fast_stats(hyps, refs, options, 100, cached) == expected
+    assert fast_stats(hyps, refs, options, 33, cached, arrow) == expected
 
 
 def test_check_text_stream_still_names_the_culprit() -> None:

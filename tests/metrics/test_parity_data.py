@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import DATA_DIR, read_lines
+from conftest import DATA_ROOTS, REPO_DATA, SHARED_DATA, read_lines
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 import bleu
@@ -34,7 +34,7 @@ class DataSet:
 
 def _wmt(folder: str, prefix: str, lang: str, refs: str, tokenize: str,
          quirky: tuple[str, ...] = ()) -> DataSet:
-    path = DATA_DIR / folder
+    path = REPO_DATA / folder
     systems = {p.name[len(f"{prefix}.hyp."): -len(lang) - 1]: p.name
                for p in sorted(path.glob(f"{prefix}.hyp.*.{lang}"))}
     return DataSet(folder, tokenize, {k: f"{prefix}.ref.{k}.{lang}" for k in refs}, systems,
@@ -42,7 +42,7 @@ def _wmt(folder: str, prefix: str, lang: str, refs: str, tokenize: str,
 
 
 def _wmt17() -> DataSet:
-    path = DATA_DIR / "wmt17_newstest2017_en-de"
+    path = REPO_DATA / "wmt17_newstest2017_en-de"
     ref = "newstest2017.en-de.ref.de"
     systems = {p.name[len("newstest2017."): -len(".en-de.de")]: p.name
                for p in sorted(path.glob("newstest2017.*.en-de.de")) if p.name != ref}
@@ -76,49 +76,56 @@ def _combinations(data_set: DataSet) -> list[tuple[str, ...]]:
 
 
 def _params() -> list[object]:
+    """Every system on tests/data's cut; on the full sets a rotating sample of systems per
+    reference combination, plus the quirky ones."""
     params = []
-    for key, data_set in TEST_SETS.items():
-        systems = list(data_set.systems)
-        for c, refs in enumerate(_combinations(data_set)):
-            picked = [systems[(c * SYSTEMS_PER_COMBINATION + j) % len(systems)]
-                      for j in range(SYSTEMS_PER_COMBINATION)]
-            picked += [s for s in data_set.quirky if s not in picked]
-            for system in dict.fromkeys(picked):
-                name = f"{key}-{'+'.join(refs)}-{system}"
-                params.append(pytest.param(key, refs, system, id=name))
+    for root in DATA_ROOTS:
+        full = root.values[0] == SHARED_DATA
+        for key, data_set in TEST_SETS.items():
+            systems = list(data_set.systems)
+            for c, refs in enumerate(_combinations(data_set)):
+                picked = ([systems[(c * SYSTEMS_PER_COMBINATION + j) % len(systems)]
+                           for j in range(SYSTEMS_PER_COMBINATION)] if full else systems)
+                picked += [s for s in data_set.quirky if s not in picked]
+                for system in dict.fromkeys(picked):
+                    name = f"{key}-{'+'.join(refs)}-{system}-{root.id}"
+                    params.append(pytest.param(root.values[0], key, refs, system, id=name,
+                                               marks=root.marks))
     return params
 
 
-def _path(data_set: DataSet, file: str) -> Path:
-    return DATA_DIR / data_set.folder / file
+def _path(root: Path, data_set: DataSet, file: str) -> Path:
+    return root / data_set.folder / file
 
 
 @cache
-def _metrics(key: str, refs: tuple[str, ...]) -> tuple[bleu.BLEU, SacreBLEU]:
+def _metrics(root: Path, key: str, refs: tuple[str, ...]) -> tuple[bleu.BLEU, SacreBLEU]:
     """Ours and sacrebleu's metric with these references tokenized and counted once."""
     data_set = TEST_SETS[key]
-    streams = [read_lines(_path(data_set, data_set.references[r])) for r in refs]
+    streams = [read_lines(_path(root, data_set, data_set.references[r])) for r in refs]
     ours = bleu.BLEU(tokenize=data_set.tokenize, force=True, references=streams)
     theirs = SacreBLEU(tokenize=data_set.tokenize, force=True, references=streams)
     return ours, theirs
 
 
-def test_every_data_set_is_listed() -> None:
-    """A new folder of text data under ../shared/data must be added to TEST_SETS."""
-    folders = {p.name for p in DATA_DIR.iterdir() if p.is_dir() and p.name != "sacrebleu_cases"}
+@pytest.mark.parametrize("root", DATA_ROOTS)
+def test_every_data_set_is_listed(root: Path) -> None:
+    """A new folder of text data must be added to TEST_SETS (and cut into tests/data)."""
+    folders = {p.name for p in root.iterdir() if p.is_dir() and p.name != "sacrebleu_cases"}
     listed = {data_set.folder for data_set in TEST_SETS.values()}
     assert folders == listed
     for data_set in TEST_SETS.values():
         assert data_set.systems, data_set.folder
         for file in [*data_set.references.values(), *data_set.systems.values()]:
-            assert _path(data_set, file).is_file(), file
+            assert _path(root, data_set, file).is_file(), file
 
 
-@pytest.mark.parametrize(("key", "refs", "system"), _params())
-def test_corpus_bleu_equals_sacrebleu(key: str, refs: tuple[str, ...], system: str) -> None:
+@pytest.mark.parametrize(("root", "key", "refs", "system"), _params())
+def test_corpus_bleu_equals_sacrebleu(root: Path, key: str, refs: tuple[str, ...],
+                                      system: str) -> None:
     data_set = TEST_SETS[key]
-    hyps = read_lines(_path(data_set, data_set.systems[system]))
-    ours_metric, sacre_metric = _metrics(key, refs)
+    hyps = read_lines(_path(root, data_set, data_set.systems[system]))
+    ours_metric, sacre_metric = _metrics(root, key, refs)
     theirs = sacre_metric.corpus_score(hyps, None)
     ours = ours_metric.corpus_score(hyps)
     assert math.isclose(ours.score, theirs.score, rel_tol=0, abs_tol=1e-9)
@@ -129,23 +136,24 @@ def test_corpus_bleu_equals_sacrebleu(key: str, refs: tuple[str, ...], system: s
     assert ours.format() == theirs.format()
 
 
+@pytest.mark.parametrize("root", DATA_ROOTS)
 @pytest.mark.parametrize("key", list(TEST_SETS))
-def test_corpus_bleu_function_matches_cached_metric(key: str) -> None:
+def test_corpus_bleu_function_matches_cached_metric(root: Path, key: str) -> None:
     """bleu.corpus_bleu (references passed per call) gives the cached metric's statistics."""
     data_set = TEST_SETS[key]
     refs = _combinations(data_set)[-1]
-    streams = [read_lines(_path(data_set, data_set.references[r])) for r in refs]
-    hyps = read_lines(_path(data_set, next(iter(data_set.systems.values()))))
+    streams = [read_lines(_path(root, data_set, data_set.references[r])) for r in refs]
+    hyps = read_lines(_path(root, data_set, next(iter(data_set.systems.values()))))
     direct = bleu.corpus_bleu(hyps, streams, tokenize=data_set.tokenize, force=True)
-    theirs = _metrics(key, refs)[1].corpus_score(hyps, None)
+    theirs = _metrics(root, key, refs)[1].corpus_score(hyps, None)
     assert math.isclose(direct.score, theirs.score, rel_tol=0, abs_tol=1e-9)
     assert list(direct.counts) == list(theirs.counts)
     assert (direct.sys_len, direct.ref_len) == (theirs.sys_len, theirs.ref_len)
 
 
-# --- A grid of every option on a sample: first 300 lines of WMT21 en-de, 3 references ---------
+# --- A grid of every option on a sample: tests/data's 100 lines of WMT21 en-de, 3 references --
 
-GRID_LINES = 300
+GRID_LINES = 100
 SMOOTHING = [("none", None), ("none", 0.5), ("floor", None), ("floor", 0.05), ("add-k", None),
              ("add-k", 2), ("exp", None), ("exp", 0.5)]
 SENTENCES_PER_OPTION = 3  # public sentence_score calls per option set (the rest via the matrix)
@@ -155,8 +163,9 @@ SMALL_CORPUS = 10  # lines scored through the public corpus_bleu for every optio
 @cache
 def _grid_data() -> tuple[list[str], list[list[str]]]:
     data_set = TEST_SETS["wmt21-en-de"]
-    refs = [read_lines(_path(data_set, f))[:GRID_LINES] for f in data_set.references.values()]
-    hyps = read_lines(_path(data_set, data_set.systems["UEdin"]))[:GRID_LINES]
+    refs = [read_lines(_path(REPO_DATA, data_set, f))[:GRID_LINES]
+            for f in data_set.references.values()]
+    hyps = read_lines(_path(REPO_DATA, data_set, data_set.systems["UEdin"]))[:GRID_LINES]
     return hyps, refs
 
 
@@ -228,7 +237,7 @@ def _variable_references() -> tuple[list[str], list[list[str | None]]]:
     """WMT21 en-de with holes: about a fifth of the references None, a few '' (never all None)."""
     data_set = TEST_SETS["wmt21-en-de"]
     streams: list[list[str | None]] = [
-        list(read_lines(_path(data_set, f))) for f in data_set.references.values()
+        list(read_lines(_path(REPO_DATA, data_set, f))) for f in data_set.references.values()
     ]
     for i in range(len(streams[0])):
         for k in range(1, len(streams)):  # stream 1 keeps every segment: never all None
@@ -238,7 +247,7 @@ def _variable_references() -> tuple[list[str], list[list[str | None]]]:
                 streams[k][i] = ""
         if i % 89 == 0:  # now and then stream 1 takes stream 2's text (or ""), stream 2 None
             streams[0][i], streams[1][i] = streams[1][i] or "", None
-    hyps = read_lines(_path(data_set, data_set.systems["Online-W"]))
+    hyps = read_lines(_path(REPO_DATA, data_set, data_set.systems["Online-W"]))
     return hyps, streams
 
 

@@ -11,14 +11,18 @@ import csv
 from functools import cache
 
 import pytest
-from conftest import DATA_DIR, read_lines
+from conftest import SHARED_DATA, read_lines
 
 import bleu
 
-TABLE = DATA_DIR / "published_scores.tsv"
+TABLE = SHARED_DATA / "published_scores.tsv"
+#: the published scores are for whole test sets: only in the full sweep
+pytestmark = pytest.mark.full_data
 
 
 def _rows() -> list[dict[str, str]]:
+    if not TABLE.is_file():  # no full sets here: the module is deselected (and said so)
+        return []
     with TABLE.open(encoding="utf-8", newline="") as handle:
         return [row for row in csv.DictReader(handle, delimiter="\t") if row["metric"] == "BLEU"]
 
@@ -26,7 +30,7 @@ def _rows() -> list[dict[str, str]]:
 @cache
 def _metric(folder: str, refs: str, tokenize: str) -> bleu.BLEU:
     """One metric per reference set: references tokenized and counted once for all its systems."""
-    streams = [read_lines(DATA_DIR / folder / file) for file in refs.split(",")]
+    streams = [read_lines(SHARED_DATA / folder / file) for file in refs.split(",")]
     return bleu.BLEU(tokenize=tokenize, force=True, references=streams)
 
 
@@ -47,5 +51,5 @@ def test_table_has_every_kind_of_row() -> None:
 ])
 def test_published_bleu(row: dict[str, str]) -> None:
     metric = _metric(row["dir"], row["refs"], row["sacrebleu_tokenize"])
-    score = metric.corpus_score(read_lines(DATA_DIR / row["dir"] / row["hyp"]))
+    score = metric.corpus_score(read_lines(SHARED_DATA / row["dir"] / row["hyp"]))
     assert round(score.score, _decimals(row["published"])) == float(row["published"]), row

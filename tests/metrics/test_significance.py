@@ -18,7 +18,15 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import REPO_DATA, SHARED_DATA, read_lines, sacrebleu_cases, ted_lines, wmt17_case_data
+from conftest import (
+    REPO_DATA,
+    SHARED_DATA,
+    case_param,
+    read_lines,
+    sacrebleu_cases,
+    ted_lines,
+    wmt17_case_data,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
@@ -213,7 +221,7 @@ def _case_systems(case: dict[str, Any]) -> tuple[dict[str, list[str]], list[list
     return {name: ted_lines(name) for name in names}, [ted_lines("ref")]
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, id=c["id"]) for c in sacrebleu_cases()
+@pytest.mark.parametrize("case", [case_param(c) for c in sacrebleu_cases()
                                   if c["kind"] in ("paired_bs", "paired_ar")])
 def test_recorded_paired_cases(case: dict[str, Any]) -> None:
     systems, refs = _case_systems(case)
@@ -239,7 +247,7 @@ def test_recorded_paired_cases(case: dict[str, Any]) -> None:
     _assert_signature(sig, case["expected"]["signature"])
 
 
-@pytest.mark.parametrize("case", [pytest.param(c, id=c["id"]) for c in sacrebleu_cases()
+@pytest.mark.parametrize("case", [case_param(c) for c in sacrebleu_cases()
                                   if c["kind"] == "bleu_bootstrap_ci"])
 def test_recorded_bootstrap_ci_cases(case: dict[str, Any]) -> None:
     ours = bleu.bootstrap_ci(case["hyps"], case["refs"], n_samples=1000)

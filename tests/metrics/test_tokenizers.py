@@ -20,7 +20,7 @@ from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
-from bleu.metrics.bleu_engine import BLEUOptions, token_strings, tokenize_line
+from bleu.metrics.bleu_engine import BLEUOptions, tokenize_line
 from bleu.metrics.tokenizers import TOKENIZER_NAMES, get_tokenizer
 
 SACREBLEU = {
@@ -37,9 +37,10 @@ PLAIN = [f for f in FRAGMENTS if "\n" not in f]
 
 def _assert_words_match(name: str, lines: list[str]) -> None:
     """``words``' words of line i are sacrebleu's tokens of line i (right-stripped)."""
-    words, offsets = get_tokenizer(name).words(lines)
+    words = get_tokenizer(name).words(lines)
+    offsets = words.offsets
     assert len(offsets) == len(lines) + 1
-    tokens = token_strings(words)
+    tokens = words.strings()
     theirs = SACREBLEU[name]
     for i, line in enumerate(lines):
         assert tokens[offsets[i] : offsets[i + 1]] == theirs(line.rstrip()).split(), (name, i)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from bleu.cli.main import main
+from bleu.cli import main
 from bleu.workspace import WorkspaceStore
 
 REPO = Path(__file__).resolve().parents[2]

@@ -5,10 +5,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 
-import numpy as np
-import pyarrow as pa
-
-from .words import split_words
+from .words import Words, split_words
 
 
 class Tokenizer(ABC):
@@ -32,7 +29,7 @@ class Tokenizer(ABC):
     def __call__(self, line: str) -> str:
         """Tokenize one (already right-stripped) line; tokens are separated by whitespace."""
 
-    def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
+    def words(self, lines: Sequence[str]) -> Words:
         """All words of ``lines`` as one Arrow string array, and each line's first word's index.
 
         The words of line i are exactly ``self(line.rstrip()).split()``.

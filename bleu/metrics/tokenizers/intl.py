@@ -6,11 +6,18 @@ from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
-import pyarrow as pa
 import regex
 
 from .base import Tokenizer
-from .words import NEWLINE, PY_WHITESPACE, WS, code_points, joined_code_points, words_from_classes
+from .words import (
+    NEWLINE,
+    PY_WHITESPACE,
+    WS,
+    Words,
+    code_points,
+    joined_code_points,
+    words_from_classes,
+)
 
 # mteval-v14's rules, as sacrebleu applies them to each right-stripped line (no padding).
 _RULES = (
@@ -92,7 +99,7 @@ class TokenizerIntl(Tokenizer):
     def __call__(self, line: str) -> str:
         return " ".join(_apply_rules(line).split())
 
-    def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
+    def words(self, lines: Sequence[str]) -> Words:
         """The rules on the code points of the right-stripped lines (see ``_word_starts``)."""
         text = "\n".join(line.rstrip() for line in lines)
         points = joined_code_points(text, len(lines))

@@ -12,12 +12,12 @@ import re
 from collections.abc import Sequence
 
 import numpy as np
-import pyarrow as pa
 
 from .base import Tokenizer
 from .words import (
     CODE_POINT_CLASSES,
     CODE_POINT_SPACE,
+    Words,
     bmp_index,
     byte_classes,
     joined_code_points,
@@ -74,7 +74,7 @@ class Tokenizer13a(Tokenizer):
     def __call__(self, line: str) -> str:
         return apply_line_rules(f" {_unescape_13a(line)} ")
 
-    def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
+    def words(self, lines: Sequence[str]) -> Words:
         """The rules on the UTF-8 bytes of the lines (see ``words.py``); the line edges act as
         the spaces sacrebleu pads each line with."""
         text = "\n".join(lines)
@@ -125,7 +125,7 @@ class TokenizerZh(Tokenizer):
     def __call__(self, line: str) -> str:
         return apply_line_rules(_CHINESE_CHAR.sub(r" \1 ", line.strip()))
 
-    def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
+    def words(self, lines: Sequence[str]) -> Words:
         """The rules on the code points of the stripped lines (see ``words.py``)."""
         text = "\n".join(line.strip() for line in lines)
         points = joined_code_points(text, len(lines))

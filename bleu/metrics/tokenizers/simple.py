@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-import pyarrow as pa
-
 from .base import Tokenizer
 from .words import (
     CODE_POINT_CLASSES,
     NEWLINE,
+    Words,
     bmp_index,
     joined_code_points,
     split_words,
@@ -26,7 +24,7 @@ class TokenizerNone(Tokenizer):
     def __call__(self, line: str) -> str:
         return line
 
-    def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
+    def words(self, lines: Sequence[str]) -> Words:
         """The lines' whitespace-separated words, split once over the joined text."""
         text = "\n".join(lines)
         if text.count("\n") != len(lines) - 1:  # a line holds a newline: take the line path
@@ -42,7 +40,7 @@ class TokenizerChar(Tokenizer):
     def __call__(self, line: str) -> str:
         return " ".join(line)
 
-    def words(self, lines: Sequence[str]) -> tuple[pa.Array, np.ndarray]:
+    def words(self, lines: Sequence[str]) -> Words:
         """Every non-whitespace code point is a word: no joined string of spaced characters."""
         text = "\n".join(lines)
         points = joined_code_points(text, len(lines))

@@ -1,7 +1,9 @@
-"""Tokenized lines as Arrow arrays of words, built without a Python string per word.
+"""Tokenized lines as one buffer of words, built without a Python string per word.
 
-Two ways in, both giving ``(words, offsets)``: one Arrow string array of all words, and the
-int64 offsets of each line's first word (``len(lines) + 1`` of them):
+Two ways in, both giving ``Words``: the UTF-8 bytes of all words end to end with each word's
+bounds, and the int64 offsets of each line's first word (``len(lines) + 1`` of them). The engine
+turns them into an Arrow string array (zero-copy, for big corpora) or a list of ``bytes`` (small
+ones: no Arrow to load), then into integer ids:
 
 - ``split_words``: tokenized text (lines joined by newlines) split on exactly the code points
   ``str.split()`` splits on (``PY_WHITESPACE``; a test checks every code point).
@@ -28,8 +30,11 @@ character alike is exact.
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
-import pyarrow as pa
 
 # Character classes. Everything above NEWLINE belongs to a word.
 WS, NEWLINE, SPLIT, MARK, DASH, DIGIT, OTHER = range(7)
@@ -56,7 +61,38 @@ def ascii_class_table() -> np.ndarray:
     return table
 
 
-def split_words(text: str, n_lines: int) -> tuple[pa.Array, np.ndarray]:
+@dataclass(frozen=True)
+class Words:
+    """All words of some lines: word k is ``data[bounds[k]:bounds[k + 1]]`` (UTF-8, or
+    surrogate-passing bytes for text that is not valid Unicode), and the words of line i are
+    words ``offsets[i]`` .. ``offsets[i + 1] - 1``."""
+
+    data: bytes
+    bounds: np.ndarray
+    offsets: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.bounds) - 1
+
+    def to_list(self) -> list[bytes]:
+        """Each word as ``bytes`` (equal words are equal bytes: enough to give them ids)."""
+        data, bounds = self.data, self.bounds.tolist()
+        return [data[a:b] for a, b in itertools.pairwise(bounds)]
+
+    def strings(self) -> list[str]:
+        """Each word as a Python string (for display; the engine never needs them)."""
+        return [word.decode("utf-8", "surrogatepass") for word in self.to_list()]
+
+    def to_arrow(self) -> Any:
+        """The words as one Arrow ``large_binary`` array, zero-copy (binary, not string: text
+        that is not valid Unicode has the same type); pyarrow is loaded only here."""
+        import pyarrow as pa
+
+        return pa.Array.from_buffers(pa.large_binary(), len(self), [
+            None, pa.py_buffer(self.bounds.astype(np.int64)), pa.py_buffer(self.data)])
+
+
+def split_words(text: str, n_lines: int) -> Words:
     """Words and line offsets of tokenized text (lines joined by newlines).
 
     Whitespace is found per UTF-8 byte (``byte_classes``), not by Arrow's
@@ -64,7 +100,7 @@ def split_words(text: str, n_lines: int) -> tuple[pa.Array, np.ndarray]:
     (pyarrow 26: a line ``"$\\t "`` among others gave the word ``" "``).
     """
     if n_lines == 0:  # "".split("\n") is one empty line, not none
-        return pa.array([], pa.large_string()), np.zeros(1, np.int64)
+        return Words(b"", np.zeros(1, np.int64), np.zeros(1, np.int64))
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: not UTF-8, so split in Python, as bytes
@@ -76,13 +112,15 @@ def split_words(text: str, n_lines: int) -> tuple[pa.Array, np.ndarray]:
     return words_from_classes(units, classes, keep, start, n_lines)
 
 
-def _split_words_python(text: str, n_lines: int) -> tuple[pa.Array, np.ndarray]:
+def _split_words_python(text: str, n_lines: int) -> Words:
     """``split_words`` for text that is not valid UTF-8: words as surrogate-passing bytes."""
     per_line = [line.split() for line in text.split("\n")]
     _check_lines(len(per_line), n_lines)
     words = [w.encode("utf-8", "surrogatepass") for tokens in per_line for w in tokens]
     lengths = np.fromiter((len(tokens) for tokens in per_line), np.int64, len(per_line))
-    return pa.array(words, pa.large_binary()), np.concatenate(([0], np.cumsum(lengths)))
+    bounds = np.concatenate(([0], np.cumsum([len(w) for w in words], dtype=np.int64)))
+    return Words(b"".join(words), bounds.astype(np.int64),
+                 np.concatenate(([0], np.cumsum(lengths))).astype(np.int64))
 
 
 def _check_lines(found: int, expected: int) -> None:
@@ -126,7 +164,7 @@ def word_starts(classes: np.ndarray, split_extra: np.ndarray | None = None,
 
 
 def words_from_classes(units: np.ndarray, classes: np.ndarray, keep: np.ndarray,
-                       start: np.ndarray, n_lines: int) -> tuple[pa.Array, np.ndarray]:
+                       start: np.ndarray, n_lines: int) -> Words:
     """Build the words from UTF-8 bytes (uint8) or code points (uint32) and their boundaries."""
     newlines = np.flatnonzero(classes == NEWLINE)
     _check_lines(len(newlines) + 1, n_lines)
@@ -141,10 +179,9 @@ def words_from_classes(units: np.ndarray, classes: np.ndarray, keep: np.ndarray,
         utf8_len = 1 + (kept >= 0x80).astype(np.int64) + (kept >= 0x800) + (kept >= 0x10000)
         byte_at = np.concatenate(([0], np.cumsum(utf8_len)))
         value_offsets = byte_at[np.append(first_units, len(kept))]
-    words = pa.LargeStringArray.from_buffers(
-        n_words, pa.py_buffer(value_offsets.astype(np.int64)), pa.py_buffer(data))
     words_before = np.searchsorted(np.flatnonzero(start), newlines)
-    return words, np.concatenate(([0], words_before, [n_words])).astype(np.int64)
+    return Words(data, value_offsets.astype(np.int64),
+                 np.concatenate(([0], words_before, [n_words])).astype(np.int64))
 
 
 _WIDE_LEAD = 7  # a byte that may start a multi-byte whitespace character: checked, else OTHER
