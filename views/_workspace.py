@@ -24,6 +24,7 @@ from bleu.errors import InputError
 from bleu.io import read_any
 from bleu.io.dataset import Dataset, system_name
 from bleu.workspace import (
+    StorageError,
     Workspace,
     WorkspaceError,
     WorkspaceNotFoundError,
@@ -72,14 +73,17 @@ def _failed(error: InputError) -> None:
 def _attempt(action: Callable[[WorkspaceStore], T]) -> T | None:
     """``action`` on the store; None (and the warning set) where the database cannot be used.
 
-    A missing workspace or an empty name (``WorkspaceError``) is the caller's to report.
+    A missing workspace or an empty name (another ``WorkspaceError``) is the caller's to report.
     """
     try:
         settings = _settings()
         result = action(_store_at(database_location(settings.get("database"))))
+    except StorageError as error:
+        _failed(error)
+        return None
     except WorkspaceError:
         raise
-    except InputError as error:  # StorageError, or e.g. psycopg missing for a postgresql:// URL
+    except InputError as error:  # e.g. psycopg missing for a postgresql:// URL
         _failed(error)
         return None
     st.session_state.pop(STORAGE_ERROR, None)

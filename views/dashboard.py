@@ -93,7 +93,7 @@ st.download_button(
 st.subheader("Charts")
 scores = dashboard.scores
 built = {
-    "bleu": charts.bleu_chart(scores),
+    "bleu": charts.bleu_chart(dashboard.significance),
     "precisions": charts.precisions_chart(scores),
     "log_bleu": charts.decomposition_chart(scores, options),
     "length": charts.length_chart(scores),

@@ -6,7 +6,8 @@ from operator import attrgetter
 import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown
-from bleu.analysis.mqm import parse_mqm
+from bleu.analysis.external import match_systems
+from bleu.analysis.mqm import MQM_ALIASES, parse_mqm
 from bleu.analysis.score_table import ExternalScores
 from bleu.analysis.sensitivity import (
     mqm_correlation,
@@ -103,7 +104,8 @@ source = st.radio("Data", ["bundled WMT21 en-de MQM sample", "loaded data + an M
 mqm_data, mqm_scores = None, None
 try:
     if source.startswith("bundled"):
-        mqm_data, mqm_scores = _metrics.mqm_sample()
+        mqm_data, file_scores = _metrics.mqm_sample()
+        mqm_scores = match_systems(file_scores, list(mqm_data.systems), MQM_ALIASES).scores
     else:
         upload = st.file_uploader("MQM avg_seg_scores TSV", key="mqm_upload")
         if upload is not None:

@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"
-if str(REPO) not in sys.path:  # app.py imports its page glue as ``views._common``
+if str(REPO) not in sys.path:  # app.py imports its page glue from ``views``
     sys.path.insert(0, str(REPO))
 
 

@@ -21,7 +21,7 @@ SAMPLE = REPO / "sample_data"
 CLASSIC_HYP = "the the the the the the the"
 CLASSIC_REFS = ["the cat is on the mat", "there is a cat on the mat"]
 
-if str(REPO) not in sys.path:  # the app imports its page glue as ``views._common``
+if str(REPO) not in sys.path:  # the app imports its page glue from ``views``
     sys.path.insert(0, str(REPO))
 
 

@@ -22,7 +22,7 @@ REF = WMT17 / "newstest2017.en-de.ref.de"
 SYSTEMS = [WMT17 / f"newstest2017.{name}.en-de.de" for name in ("C-3MA.4959", "FBK.4870")]
 KIT = WMT17 / "newstest2017.KIT.4950.en-de.de"
 
-if str(REPO) not in sys.path:  # app.py imports its page glue as ``views._common``
+if str(REPO) not in sys.path:  # app.py imports its page glue from ``views``
     sys.path.insert(0, str(REPO))
 
 
