@@ -33,6 +33,8 @@ navigation = st.navigation(PAGES)
 _url.restore(PAGES, navigation)
 _sidebar.sidebar()
 _metrics.sidebar()
+if navigation.url_path in ("", "dashboard"):
+    _session.first_steps()
 _session.show_messages()
 _url.save(navigation)  # before the page too: a page that ends early (st.stop) keeps its link
 navigation.run()

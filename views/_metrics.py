@@ -1,10 +1,11 @@
-"""Streamlit glue for chrF/chrF++/TER (computed on demand, cached) and external segment scores.
+"""Streamlit glue for chrF/chrF++/TER (our own, computed on demand, cached) and external scores.
 
-The sidebar's "Also compute" choice (key ``other_metrics``) says which sacrebleu metrics the pages
-show; they are computed in chunks of segments with a progress bar, each chunk cached with
-``st.cache_data`` on (metric, lowercase, system hash, reference hash, chunk), so a rerun or a
-second page costs nothing. External scores live in ``st.session_state[EXTERNAL]`` (parsed file)
-and ``[ALIASES]`` (file name -> loaded name); they are matched to the loaded systems on use.
+The sidebar's "Also compute" choice (``_state.OTHER_METRICS``) says which metrics the pages show
+beside BLEU. Each system's statistics are computed once per (metric, case, system, references),
+one system at a time under a progress bar: a rerun (the user changed something, or left)
+stops the work between two systems, and what was done stays cached. External scores live in
+``st.session_state[_state.EXTERNAL]`` (the parsed file) and ``[_state.ALIASES]`` (file name ->
+loaded name); they are matched to the loaded systems on use.
 """
 
 from __future__ import annotations
@@ -15,121 +16,113 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bleu.analysis import other_metrics
-from bleu.analysis.external import ExternalScores, Matching, match_systems, read_scores
-from bleu.analysis.other_metrics import METRICS, MetricResult, MetricSignificance
+from bleu.analysis import metric_scores
+from bleu.analysis.external import Matching, match_systems, read_scores
+from bleu.analysis.metric_scores import METRICS, MetricScores
+from bleu.analysis.score_table import ExternalScores
 from bleu.analysis.segments import sentence_options, sentence_scores
 from bleu.errors import InputError
+from bleu.io import TextFile
 from bleu.io.dataset import Dataset, load_folder
+from bleu.metrics.base import SignificanceResult
 from views import _compute, _session, _state, _workspace
 
-OTHER = "other_metrics"
-EXTERNAL = "external_scores"
-ALIASES = "external_aliases"
 MQM_SAMPLE_DIR = _session.SAMPLE_DIR / "wmt21_en-de_mqm"
 MQM_SAMPLE_LABEL = "Sample: WMT21 newstest2021 English→German with Google MQM scores"
 MQM_FILE = "mqm_newstest2021_ende.avg_seg_scores.tsv"
-CHUNK = other_metrics.CHUNK_SEGMENTS
 
 
 def sidebar() -> None:
-    """The sidebar's choice of sacrebleu metrics to compute beside BLEU (on demand)."""
+    """The sidebar's choice of metrics to compute beside BLEU (on demand)."""
     st.sidebar.multiselect(
-        "Also compute (sacrebleu)", METRICS, default=_state.kept(OTHER, []), key=OTHER,
-        help="chrF, chrF++ and TER by sacrebleu's own classes, with its signatures. Computed "
-             "once per data and options (chrF takes about a second per 1000 segments and "
-             "system, TER about ten), then cached.")
+        "Also compute", METRICS, default=_state.kept(_state.OTHER_METRICS, []),
+        key=_state.OTHER_METRICS,
+        help="chrF, chrF++ and TER, each equal to sacrebleu's (signatures included), with "
+             "paired bootstrap p-values. Computed once per data and options, then cached.")
 
 
 def chosen() -> list[str]:
     """The metrics chosen in the sidebar, in display order."""
-    picked = st.session_state.get(OTHER) or []
+    picked = st.session_state.get(_state.OTHER_METRICS) or []
     return [name for name in METRICS if name in picked]
 
 
-@st.cache_data(max_entries=4096, show_spinner=False)
-def _chunk(metric: str, lowercase: bool, system_key: str, references_key: str, start: int,
-           stop: int, _hypotheses: tuple[str, ...],
-           _references: tuple[tuple[str | None, ...], ...]) -> np.ndarray:
-    stats = other_metrics.chunk_statistics(
-        metric, {"s": _hypotheses[start:stop]}, [ref[start:stop] for ref in _references],
-        lowercase=lowercase)
-    return stats["s"]
+@st.cache_resource(max_entries=6, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
+def _metric(metric: str, lowercase: bool, references: tuple[TextFile, ...]):
+    """The metric with these references processed once (shared by the sessions)."""
+    return metric_scores.make_metric(metric, lowercase=lowercase,
+                                     references=[list(ref.segments) for ref in references])
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def _results(metric: str, lowercase: bool, keys: tuple[tuple[str, str], ...],
-             references_key: str, _stats: dict[str, np.ndarray],
-             _references: tuple[tuple[str | None, ...], ...]) -> dict[str, MetricResult]:
-    return other_metrics.results_from_stats(metric, _stats, _references, lowercase=lowercase)
+@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
+def _system_stats(metric: str, lowercase: bool, system: TextFile,
+                  references: tuple[TextFile, ...]) -> np.ndarray:
+    return _metric(metric, lowercase, references).segment_stats(system.segments)
 
 
-def results(data: Dataset, metric: str) -> dict[str, MetricResult]:
-    """``metric`` for every loaded system, computed chunk by chunk with a progress bar (cached)."""
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
+def _results(metric: str, lowercase: bool, data: Dataset) -> MetricScores:
+    scorer = _metric(metric, lowercase, data.references)
+    stats = {name: _system_stats(metric, lowercase, file, data.references)
+             for name, file in data.systems.items()}
+    return metric_scores.from_stats(metric, scorer.signature, scorer.scorer, stats)
+
+
+def results(data: Dataset, metric: str) -> MetricScores:
+    """``metric`` for every loaded system, one system at a time under a progress bar (cached)."""
     lowercase = _state.options().lowercase
-    refs = data.reference_streams
-    n = data.n_segments
+    names = list(data.systems)
     bar = st.progress(0.0, text=f"Computing {metric}…")
-    parts: dict[str, list[np.ndarray]] = {name: [] for name in data.systems}
-    total = n * len(data.systems)
-    done = 0
-    for name, file in data.systems.items():
-        for start in range(0, n, CHUNK):
-            stop = min(start + CHUNK, n)
-            parts[name].append(_chunk(metric, lowercase, data.system_keys[name],
-                                      data.references_key, start, stop, file.segments, refs))
-            done += stop - start
-            bar.progress(done / total, text=f"Computing {metric} with sacrebleu: "
-                                            f"{done:,} of {total:,} segments")
+    for done, name in enumerate(names):
+        bar.progress(done / len(names), text=f"Computing {metric}: {done} of {len(names)} "
+                                             f"systems done, {name} now")
+        _system_stats(metric, lowercase, data.systems[name], data.references)
     bar.empty()
-    stats = {name: np.concatenate(matrices) for name, matrices in parts.items()}
-    return _results(metric, lowercase, tuple(data.system_keys.items()), data.references_key,
-                    stats, refs)
+    return _results(metric, lowercase, data)
 
 
-def all_results(data: Dataset) -> dict[str, dict[str, MetricResult]]:
-    """Every chosen metric's results, by metric then system."""
+def all_results(data: Dataset) -> dict[str, MetricScores]:
+    """Every chosen metric's results, by metric."""
     return {metric: results(data, metric) for metric in chosen()}
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def _significance(metric: str, lowercase: bool, keys: tuple[tuple[str, str], ...],
-                  references_key: str, baseline: str | None, n_samples: int,
-                  _results: dict[str, MetricResult]) -> dict[str, MetricSignificance]:
-    return other_metrics.paired_bootstrap(_results, baseline=baseline, n_samples=n_samples,
-                                          lowercase=lowercase)
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
+def _significance(metric: str, lowercase: bool, data: Dataset, baseline: str | None,
+                  n_samples: int) -> dict[str, SignificanceResult]:
+    return metric_scores.significance(_results(metric, lowercase, data), baseline=baseline,
+                                      n_samples=n_samples)
 
 
-def significance(data: Dataset, metric: str,
-                 found: dict[str, MetricResult]) -> dict[str, MetricSignificance]:
-    """sacrebleu's paired bootstrap of ``metric`` against the sidebar's baseline (cached)."""
-    baseline = st.session_state.get("baseline")
+def significance(data: Dataset, metric: str) -> dict[str, SignificanceResult]:
+    """The paired bootstrap of ``metric`` against the sidebar's baseline (cached), as
+    sacrebleu's ``--paired-bs``; call ``results`` first (it shows the progress)."""
+    baseline = st.session_state.get(_state.BASELINE)
     baseline = baseline if baseline in data.systems and len(data.systems) > 1 else None
-    return _significance(metric, _state.options().lowercase, tuple(data.system_keys.items()),
-                         data.references_key, baseline,
-                         int(st.session_state.get("n_bootstrap", 1000)), found)
+    return _significance(metric, _state.options().lowercase, data, baseline,
+                         _state.n_bootstrap())
 
 
 # -------------------------------------------------------------------------- external scores
 
 def matching(data: Dataset) -> Matching | str | None:
     """The loaded external scores matched to the loaded systems; a string says why not."""
-    scores: ExternalScores | None = st.session_state.get(EXTERNAL)
+    scores: ExternalScores | None = st.session_state.get(_state.EXTERNAL)
     if scores is None:
         return None
     if scores.n_segments != data.n_segments:
         return (f"The external scores ({scores.source}) are for {scores.n_segments} segments; "
                 f"the loaded data has {data.n_segments}. Load the matching test set.")
     try:
-        return match_systems(scores, list(data.systems), st.session_state.get(ALIASES, {}))
+        return match_systems(scores, list(data.systems),
+                             st.session_state.get(_state.ALIASES, {}))
     except InputError as error:
         return str(error)
 
 
 def set_external(scores: ExternalScores | None, aliases: dict[str, str] | None = None) -> None:
     """Make ``scores`` the loaded external scores (None removes them)."""
-    st.session_state[EXTERNAL] = scores
-    st.session_state[ALIASES] = dict(aliases or {})
+    st.session_state[_state.EXTERNAL] = scores
+    st.session_state[_state.ALIASES] = dict(aliases or {})
 
 
 @st.cache_resource(show_spinner=False)
@@ -149,9 +142,9 @@ def load_mqm_sample() -> None:
 def extra_columns(table: pd.DataFrame, data: Dataset, systems: tuple[str, ...]) -> pd.DataFrame:
     """The sentence table with chosen metrics' and external scores' columns for ``systems``."""
     extra: dict[str, np.ndarray] = {}
-    for metric, by_system in all_results(data).items():
+    for metric, found in all_results(data).items():
         for name in dict.fromkeys(systems):
-            extra[f"{metric} {name}"] = np.asarray(by_system[name].sentence_scores)
+            extra[f"{metric} {name}"] = np.asarray(found.sentence_scores[name])
     matched = matching(data)
     if isinstance(matched, Matching):
         external = matched.scores.by_system()

@@ -64,3 +64,10 @@ def show_messages() -> None:
     """The last data action's outcome, shown once (the next page shows it no more)."""
     for kind, text in st.session_state.pop(_state.MESSAGES, []):
         getattr(st, kind)(escape_markdown(text))
+
+
+def first_steps() -> None:
+    """On a session that still shows the bundled sample: what to do first, in one line."""
+    if dataset().label == SAMPLE_LABEL and not st.session_state.get(_state.MESSAGES):
+        st.info("This is the bundled sample (WMT22 English→German, 9 systems). To score your "
+                "own, drop your system outputs and references on the **Data** page.")

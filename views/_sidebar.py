@@ -13,12 +13,14 @@ from views._state import kept, kept_index
 
 
 def data_sidebar() -> None:
-    """The sidebar's Data area: what is loaded, the sample, uploads, paste, system names."""
+    """The sidebar's Data area: a summary of what is loaded, a way to the Data page's drop zone,
+    the sample, the uploaders by role, paste, system names."""
     st.sidebar.header("Data")
     current = _session.dataset()
     st.sidebar.caption(escape_markdown(
         f"{current.label}: {len(current.systems)} systems, {current.n_refs} reference(s), "
         f"{current.n_segments:,} segments" + (", with source" if current.source else "")))
+    st.sidebar.page_link("views/data.py", label="Load files on the Data page")
     with st.sidebar.expander("Upload by role", expanded=False):
         _uploads.upload_section()
     with st.sidebar.expander("Paste text", expanded=False):

@@ -1,12 +1,14 @@
-"""Data coming in: uploaded files (the sidebar's three uploaders: systems, references, source),
-pasted text and system names. Everything is read and checked whole into a new Dataset first,
-then loaded (``_workspace.load``); a bad file is refused with its name and line, and the data
-loaded before stays.
+"""Data coming in: the Data page's drop zone (every file at once, roles guessed and shown for
+correction), the sidebar's three uploaders by role (systems, references, source), pasted text
+and system names. Everything is read and checked whole into a new Dataset first, then loaded
+(``_workspace.load``); a bad file is refused with its name and line, and the data loaded
+before stays.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
@@ -24,6 +26,7 @@ from bleu.io import (
     table_columns,
 )
 from bleu.io.dataset import Dataset, assemble, system_name
+from bleu.io.staging import ROLES, StagedStream, assemble_staged, stage_file
 from views import _session, _state, _workspace
 
 
@@ -228,3 +231,101 @@ def names_section(current: Dataset) -> None:
                       args=(widget, name))
 
 
+
+
+# ---------------------------------------------------------------- the Data page's drop zone
+
+ROLE_HELP = ("system: one system's output; reference: a reference translation (several are "
+             "allowed); source: the source text (at most one); ignore: leave this stream out.")
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _stage_file(name: str, data: bytes, encoding: str, limit_mb: int) -> list[StagedStream]:
+    check_size(data, name, limit_mb=limit_mb)
+    return stage_file(data, name, encoding)
+
+
+def _staged(uploads: Sequence[Any], encoding: str) -> tuple[list[StagedStream], list[str]]:
+    """Every stream of the dropped files, and a message for each file that cannot be read."""
+    limit = st.get_option("server.maxUploadSize")
+    streams: list[StagedStream] = []
+    errors: list[str] = []
+    for upload in uploads:
+        try:
+            streams += _stage_file(upload.name, upload.getvalue(), encoding, limit)
+        except InputError as error:
+            errors.append(f"{error} This file is left out; the others can be loaded.")
+    return streams, errors
+
+
+def _staged_table(streams: Sequence[StagedStream]) -> Any:
+    import pandas as pd
+
+    return pd.DataFrame({
+        "file": [s.file.name for s in streams],
+        "role": [s.role for s in streams],
+        "name": [s.name for s in streams],
+        "segments": [s.segments for s in streams],
+        "notes": [" ".join(s.file.notes) for s in streams],
+    })
+
+
+def _drop_encoding() -> str:
+    return "latin-1" if st.session_state.get("files_latin1") else "utf-8"
+
+
+def _load_dropped() -> None:
+    """``files_commit``'s callback (it runs before the widgets, so the options can follow the
+    new data): the dropped streams with the roles and names edited in the table, loaded."""
+    state = st.session_state
+    streams, _ = _staged(state.get("files_upload") or [], _drop_encoding())
+    edits = (state.get("files_roles") or {}).get("edited_rows", {})
+    chosen = []
+    for row, stream in enumerate(streams):
+        edit = edits.get(row, edits.get(str(row), {}))
+        name = str(edit.get("name", stream.name)).strip() or stream.name
+        chosen.append(replace(stream, role=edit.get("role", stream.role), name=name))
+    try:
+        new = assemble_staged(chosen)
+    except InputError as error:
+        _session.refuse(error)
+        return
+    _workspace.load(new, f"Loaded {len(new.systems)} system(s) and {new.n_refs} reference(s), "
+                         f"{new.n_segments:,} segments each"
+                         + (", with the source" if new.source else "") + ".")
+
+
+def drop_zone() -> None:
+    """Every file at once: each stream gets a guessed role and name, shown in a table the user
+    can correct, and nothing is loaded until they say so (``files_commit``)."""
+    limit = st.get_option("server.maxUploadSize")
+    uploads = st.file_uploader(
+        "Drop all your files here: system outputs, references, a source", key="files_upload",
+        accept_multiple_files=True,
+        help=f"Plain text (one segment per line), TSV/CSV with a header, JSONL or WMT XML, up "
+             f"to {limit} MB each. Roles are guessed from the names (WMT's *.hyp.NAME.de, "
+             "*.ref.A.de, *.src.en; 'ref', 'reference', 'src', 'source' in a name or column) "
+             "and can be changed below before loading.") or []
+    st.checkbox("Read files that are not UTF-8 as Latin-1", key="files_latin1",
+                help="Only if a file was refused as not UTF-8 and you know it is Latin-1 "
+                     "(ISO-8859-1).")
+    streams, errors = _staged(uploads, _drop_encoding())
+    for error in errors:
+        st.error(escape_markdown(error))
+    if not streams:
+        return
+    table = st.data_editor(
+        _staged_table(streams), key="files_roles", hide_index=True, width="stretch",
+        disabled=["file", "segments", "notes"],
+        column_config={
+            "file": st.column_config.TextColumn("File (column)", width="large"),
+            "role": st.column_config.SelectboxColumn("Role", options=ROLES, required=True,
+                                                     help=ROLE_HELP),
+            "name": st.column_config.TextColumn("System name", help="How a system is shown."),
+            "segments": st.column_config.NumberColumn("Segments", format="%d"),
+            "notes": st.column_config.TextColumn("Notes", width="large"),
+        })
+    counts = {role: int((table["role"] == role).sum()) for role in ROLES[:3]}
+    st.button(f"Load {counts['system']} system(s), {counts['reference']} reference(s)"
+              + (", the source" if counts["source"] else ""), key="files_commit",
+              type="primary", on_click=_load_dropped)

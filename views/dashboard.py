@@ -11,7 +11,7 @@ from bleu.analysis.dashboard import (
     table_latex,
 )
 from bleu.analysis.escaping import escape_markdown
-from bleu.analysis.other_metrics import significance_table
+from bleu.analysis.metric_scores import significance_table
 from bleu.analysis.report import html_report
 from views import _compute, _metrics, _session
 
@@ -69,10 +69,10 @@ st.subheader("chrF, chrF++ and TER")
 other, other_signatures = {}, {}
 if not _metrics.chosen():
     st.caption("Choose chrF, chrF++ or TER under Also compute in the sidebar to score them "
-               "beside BLEU (sacrebleu's own classes; computed once, then cached).")
+               "beside BLEU (equal to sacrebleu's; computed once, then cached).")
 for metric, found in _metrics.all_results(data).items():
-    other[metric] = _metrics.significance(data, metric, found)
-    other_signatures[metric] = next(iter(found.values())).signature
+    other[metric] = _metrics.significance(data, metric)
+    other_signatures[metric] = found.signature
 if other:
     other_table = significance_table(other)
     st.dataframe(other_table, hide_index=True, key="other_results",

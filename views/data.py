@@ -1,15 +1,21 @@
-"""What is loaded: every file with its role and notes, and the first segments side by side."""
+"""Data: drop every file at once (roles guessed, corrected in a table, then loaded); what is
+loaded, file by file, and its first segments side by side."""
 
 import pandas as pd
 import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown
-from views import _session
+from views import _session, _uploads
+
+st.title("Data")
+st.subheader("Load your files")
+_uploads.drop_zone()
 
 data = _session.dataset()
-st.title("Data")
-st.caption(escape_markdown(data.label))
-
+st.subheader("Loaded now")
+st.caption(escape_markdown(
+    f"{data.label}: {len(data.systems)} systems, {data.n_refs} reference(s), "
+    f"{data.n_segments:,} segments" + (", with source" if data.source else "")))
 files = [("source", "", data.source)] if data.source is not None else []
 files += [("reference", f"ref {k + 1}", ref) for k, ref in enumerate(data.references)]
 files += [("system", name, file) for name, file in data.systems.items()]

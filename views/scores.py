@@ -6,10 +6,10 @@ from bleu import charts
 from bleu.analysis import correlation
 from bleu.analysis.escaping import escape_markdown
 from bleu.analysis.external import Matching, parse_scores, suggest_aliases
+from bleu.analysis.metric_scores import HIGHER_IS_BETTER
 from bleu.analysis.mqm import MQM_ALIASES
-from bleu.analysis.other_metrics import HIGHER_IS_BETTER
 from bleu.errors import InputError
-from views import _compute, _metrics, _session
+from views import _compute, _metrics, _session, _state
 
 NOT_LOADED = "(leave out)"
 
@@ -25,21 +25,21 @@ st.button("Load the WMT21 en-de sample with its MQM scores", key="load_mqm_sampl
 
 upload = st.file_uploader("Segment scores (TSV or CSV)", type=["tsv", "csv", "txt"],
                           key="scores_upload")
-if upload is not None and st.session_state.get("scores_file") != upload.file_id:
-    st.session_state["scores_file"] = upload.file_id
+if upload is not None and st.session_state.get(_state.SCORES_FILE) != upload.file_id:
+    st.session_state[_state.SCORES_FILE] = upload.file_id
     try:
         parsed = parse_scores(upload.getvalue(), upload.name, n_segments=data.n_segments)
     except InputError as error:
-        st.session_state["scores_error"] = str(error)
+        st.session_state[_state.SCORES_ERROR] = str(error)
     else:
-        st.session_state["scores_error"] = None
+        st.session_state[_state.SCORES_ERROR] = None
         known = suggest_aliases(parsed.systems, list(data.systems))
         _metrics.set_external(parsed, {k: v for k, v in known.items() if k in MQM_ALIASES})
-if st.session_state.get("scores_error"):
-    st.error(escape_markdown(st.session_state["scores_error"] +
+if st.session_state.get(_state.SCORES_ERROR):
+    st.error(escape_markdown(st.session_state[_state.SCORES_ERROR] +
                                " The scores loaded before (if any) are kept."))
 
-scores = st.session_state.get(_metrics.EXTERNAL)
+scores = st.session_state.get(_state.EXTERNAL)
 if scores is None:
     st.info("No external scores loaded yet.")
     st.stop()
@@ -52,7 +52,7 @@ unmatched = [name for name in scores.systems if name not in loaded]
 if unmatched:
     with st.expander(f"Map system names ({len(unmatched)} not loaded under the file's name)",
                      expanded=False):
-        aliases = dict(st.session_state.get(_metrics.ALIASES, {}))
+        aliases = dict(st.session_state.get(_state.ALIASES, {}))
         options = [NOT_LOADED, *loaded]
         hints = suggest_aliases(unmatched, loaded)
         for index, name in enumerate(unmatched):
@@ -65,7 +65,7 @@ if unmatched:
                 aliases.pop(name, None)
             else:
                 aliases[name] = choice
-        st.session_state[_metrics.ALIASES] = aliases
+        st.session_state[_state.ALIASES] = aliases
 
 matched = _metrics.matching(data)
 if not isinstance(matched, Matching):
@@ -78,9 +78,9 @@ label = matched.scores.label
 
 metric_scores = {"BLEU": _metrics.sentence_bleu(data)}
 corpus = {"BLEU": {name: score.score for name, score in _compute.dashboard().scores.items()}}
-for metric, by_system in _metrics.all_results(data).items():
-    metric_scores[metric] = {name: result.sentence_scores for name, result in by_system.items()}
-    corpus[metric] = {name: result.score for name, result in by_system.items()}
+for metric, found in _metrics.all_results(data).items():
+    metric_scores[metric] = dict(found.sentence_scores)
+    corpus[metric] = dict(found.scores)
 
 st.subheader("Correlations")
 rows = []

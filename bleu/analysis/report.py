@@ -19,7 +19,8 @@ import vl_convert
 from .. import charts
 from .._version import __version__
 from .dashboard import Dashboard, results_table
-from .other_metrics import HIGHER_IS_BETTER, MetricSignificance, significance_table
+from ..metrics.base import SignificanceResult
+from .metric_scores import HIGHER_IS_BETTER, significance_table
 
 _STYLE = """<style>
   body { font-family: system-ui, sans-serif; margin: 2em; }
@@ -37,11 +38,11 @@ def _table_html(frame: pd.DataFrame) -> str:
 
 
 def html_report(results: Dashboard, *, title: str = "BLEU Explorer report",
-                data_label: str = "", other: Mapping[str, Mapping[str, MetricSignificance]]
+                data_label: str = "", other: Mapping[str, Mapping[str, SignificanceResult]]
                 | None = None, signatures: Mapping[str, str] | None = None) -> str:
     """The dashboard as one HTML file: scores, signatures and charts, all inlined.
 
-    ``other``: chrF/chrF++/TER significance by metric and system (``other_metrics``); their
+    ``other``: chrF/chrF++/TER significance by metric and system (``metric_scores``); their
     sacrebleu signatures go in ``signatures`` (metric -> signature).
     """
     spec = json.dumps(charts.dashboard(results, other).to_dict()).replace("<", "\\u003c")

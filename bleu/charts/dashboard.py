@@ -128,12 +128,14 @@ def length_chart(scores: Scores) -> alt.LayerChart:
     return alt.layer(bars, one).properties(title="Length ratio and brevity penalty")
 
 
-def dashboard(results: Dashboard, other: Mapping[str, Mapping[str, object]] | None = None,
+def dashboard(results: Dashboard,
+              other: Mapping[str, Mapping[str, SignificanceResult]] | None = None,
               ) -> alt.VConcatChart:
     """The corpus dashboard's charts as one chart (renders in Jupyter; ``other``: chrF/TER).
 
-    ``results`` is a ``bleu.dashboard.Dashboard`` (``build_dashboard``); ``other`` maps a metric
-    name to scores by system (``bleu.other_metrics`` results or significance), drawn below.
+    ``results`` is a ``bleu.analysis.dashboard.Dashboard`` (``build_dashboard``); ``other`` maps
+    a metric name to significance results by system (``bleu.analysis.metric_scores``), drawn
+    below.
     """
     scores = results.scores
     rows = [
@@ -143,7 +145,7 @@ def dashboard(results: Dashboard, other: Mapping[str, Mapping[str, object]] | No
                     length_chart(scores)).resolve_scale(color="independent"),
     ]
     if other:
-        rows.append(metrics_chart(other))  # type: ignore[arg-type]
+        rows.append(metrics_chart(other))
     return alt.vconcat(*rows).resolve_scale(color="independent").properties(
         title=f"BLEU dashboard ({results.signature})")
 

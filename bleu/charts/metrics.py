@@ -13,27 +13,20 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ..analysis.other_metrics import HIGHER_IS_BETTER, MetricResult, MetricSignificance
+from ..analysis.metric_scores import HIGHER_IS_BETTER
+from ..metrics.base import SignificanceResult
 
 WIDTH = 560
-MetricScores = Mapping[str, Mapping[str, "MetricResult | MetricSignificance | float"]]
+#: corpus scores by metric and system, with their bootstrap intervals where one ran
+ScoresByMetric = Mapping[str, Mapping[str, SignificanceResult]]
 
 
-def _value(result: MetricResult | MetricSignificance | float) -> tuple[float, float | None,
-                                                                        float | None]:
-    if isinstance(result, MetricSignificance):
-        return result.score, result.mean - result.ci, result.mean + result.ci
-    if isinstance(result, MetricResult):
-        return result.score, None, None
-    return float(result), None, None
-
-
-def metrics_data(scores: MetricScores) -> pd.DataFrame:
-    """One row per (metric, system): the corpus score, and ``mean ± ci`` where a bootstrap ran."""
+def metrics_data(scores: ScoresByMetric) -> pd.DataFrame:
+    """One row per (metric, system): the corpus score and its 95% interval where known."""
     rows = []
     for metric, by_system in scores.items():
         for system, result in by_system.items():
-            score, low, high = _value(result)
+            score, low, high = result.score, result.low, result.high
             better = "higher is better" if HIGHER_IS_BETTER.get(metric, True) else \
                 "lower is better"
             rows.append({"metric": metric, "system": system, "score": score, "low": low,
@@ -41,7 +34,7 @@ def metrics_data(scores: MetricScores) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["metric", "system", "score", "low", "high", "direction"])
 
 
-def metrics_chart(scores: MetricScores) -> alt.FacetChart:
+def metrics_chart(scores: ScoresByMetric) -> alt.FacetChart:
     """Each metric's corpus score per system as bars (one panel a metric), with 95% intervals."""
     data = metrics_data(scores)
     systems = list(dict.fromkeys(data["system"]))

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Browser, Route
 
 import bleu
-from bleu.analysis import other_metrics
+from bleu.analysis import metric_scores
 from bleu.analysis.dashboard import build_dashboard
 from bleu.analysis.report import html_report
 from bleu.metrics.bleu_score import BLEUOptions
@@ -29,10 +29,10 @@ def test_report_opens_offline_with_its_charts(browser: Browser, tmp_path: Path):
     systems["<script>alert(1)</script>"] = systems["PROMT"][::-1]
     stats = {name: bleu.segment_stats(hyps, refs) for name, hyps in systems.items()}
     results = build_dashboard(stats, BLEUOptions(), 2, baseline="Online-B", n_samples=100)
-    chrf = other_metrics.score_systems("chrF", systems, refs)
-    other = {"chrF": other_metrics.paired_bootstrap(chrf, baseline="Online-B", n_samples=100)}
+    chrf = metric_scores.score_systems("chrF", systems, refs)
+    other = {"chrF": metric_scores.significance(chrf, baseline="Online-B", n_samples=100)}
     page_html = html_report(results, data_label="WMT22 excerpt", other=other,
-                            signatures={"chrF": chrf["PROMT"].signature})
+                            signatures={"chrF": chrf.signature})
     assert "<script>alert(1)" not in page_html  # escaped in the tables and in the chart spec
     path = tmp_path / "report.html"
     path.write_text(page_html, encoding="utf-8")
