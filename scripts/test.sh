@@ -1,27 +1,23 @@
 #!/usr/bin/env bash
 # Installs everything the tests need from this repository's own files, then runs them.
 # Used by the README's test command and by .ci/run. Needs python3 (>= 3.10); as root it
-# installs Debian's Chromium for the browser tests when it is missing.
+# installs the Debian packages below when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v chromium >/dev/null 2>&1; then
+# System packages: Debian's Chromium for the browser tests, PostgreSQL's server binaries for the
+# workspace-store tests (a throwaway server on 127.0.0.1), WordNet 3.0 for METEOR's synonyms.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium chromium-driver)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 \
+    || missing+=(postgresql)
+[ -f /usr/share/wordnet/data.noun ] || missing+=(wordnet-base)
+if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = "0" ]; then
         apt-get update -q
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
     else
-        echo "Chromium is missing: run 'sudo apt-get install -y chromium chromium-driver' first." >&2
-        exit 1
-    fi
-fi
-
-# PostgreSQL's server binaries: the workspace-store tests start a throwaway server on 127.0.0.1.
-if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then
-    if [ "$(id -u)" = "0" ]; then
-        apt-get update -q
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql
-    else
-        echo "PostgreSQL is missing: run 'sudo apt-get install -y postgresql' first." >&2
+        echo "Missing system packages: run 'sudo apt-get install -y ${missing[*]}' first." >&2
         exit 1
     fi
 fi

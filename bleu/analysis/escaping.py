@@ -1,16 +1,20 @@
-"""User text shown literally: one escaping function for Markdown, one for HTML.
+"""User text shown literally: one escaping function for Markdown, one for HTML, one for CSV.
 
 Every user-controlled string (system and file names, segment text, score columns, workspace
 names) goes through one of these before Streamlit renders it, so that it can never become a
 link, an image, a heading, LaTeX or markup. Control characters and bidirectional overrides,
 which can disguise a name ("gnp.exe" written backwards by U+202E), are shown as ``⟨U+202E⟩``.
+CSV exports neutralise cells a spreadsheet would run as formulas (OWASP "CSV injection").
 """
 
 from __future__ import annotations
 
+import csv
 import html
 import re
 import unicodedata
+
+import pandas as pd
 
 #: characters Markdown (and Streamlit's LaTeX: ``$``) gives a meaning; ``:`` and ``/`` and ``.``
 #: too, so that no URL or ``www.`` in user text is turned into a link
@@ -51,3 +55,26 @@ def escape_html(text: str) -> str:
     references, controls made visible, line breaks as spaces (one HTML block stays one line)."""
     shown = show_controls(str(text).replace("\n", " "))
     return "".join(_HTML_MARKDOWN.get(c) or html.escape(c, quote=True) for c in shown)
+
+
+#: a spreadsheet reads a cell that starts with one of these as a formula (OWASP "CSV injection")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralize_csv_cell(value: object) -> object:
+    """A text cell that starts like a formula gets a leading ``'`` (OWASP's advice: spreadsheets
+    then show it as text); numbers and other text are unchanged."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def safe_csv(frame: pd.DataFrame) -> str:
+    """``frame`` as CSV (header, no index, ``\\n`` line ends) with every text cell and column
+    name that a spreadsheet would run as a formula neutralised; text is always quoted, so a
+    stray carriage return inside a segment cannot split its row."""
+    safe = frame.rename(columns=neutralize_csv_cell)
+    for column in safe.columns:
+        if not pd.api.types.is_numeric_dtype(safe[column]):
+            safe[column] = safe[column].map(neutralize_csv_cell)
+    return safe.to_csv(index=False, lineterminator="\n", quoting=csv.QUOTE_NONNUMERIC)

@@ -47,7 +47,8 @@ class MetricScores:
 def make_metric(name: str, *, lowercase: bool = False,
                 references: References | None = None) -> Any:
     """Our ``CHRF`` or ``TER`` for ``name`` with sacrebleu's defaults; ``lowercase`` as BLEU's
-    (TER's is ``case_sensitive=False``, its default)."""
+    for chrF. TER keeps sacrebleu's (and tercom's) default, case-insensitive, whatever
+    ``lowercase`` says: that is the TER papers report, and its signature says ``case:lc``."""
     if name in ("chrF", "chrF++"):
         from ..metrics.chrf import CHRF
 
@@ -56,7 +57,7 @@ def make_metric(name: str, *, lowercase: bool = False,
     if name == "TER":
         from ..metrics.ter import TER
 
-        return TER(case_sensitive=not lowercase, references=references)
+        return TER(references=references)
     raise UnknownOptionError(f"Unknown metric {name!r}: expected one of {', '.join(METRICS)}.")
 
 

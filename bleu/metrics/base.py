@@ -9,11 +9,13 @@ needs nothing else to test any metric.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
+
+from .._version import __version__
 
 #: a progress callback: called with the fraction of the work done (0..1)
 Progress = Callable[[float], None]
@@ -43,7 +45,9 @@ class StatsScorer(Protocol):
 
     def resample_scores(self, sums: np.ndarray) -> np.ndarray:
         """Scores of bootstrap-resample sums as sacrebleu computes them: from float32
-        statistics (``np.array(stats, dtype="float32")[indices].sum(0)``)."""
+        statistics (``np.array(stats, dtype="float32")[indices].sum(0)``), in the dtype
+        sacrebleu's scores come out in (float32 where its arithmetic stays in float32: its
+        mean and CI are then float32 computations too)."""
         ...
 
 
@@ -91,3 +95,35 @@ def format_score(name: str, score: float, width: int = 2, score_only: bool = Fal
         return json.dumps(record, indent=1, ensure_ascii=False)
     head = f"{name}|{signature}" if signature else name
     return f"{head} = {text}" + (f" {verbose}" if verbose else "")
+
+
+#: short names of the fields every sacrebleu signature shares
+_COMMON_SHORT = {"nrefs": "#", "bs": "bs", "ar": "ar", "seed": "rs", "version": "v"}
+
+
+@dataclass(frozen=True)
+class Signature:
+    """A metric's reproducibility signature as sacrebleu prints it: ``nrefs``, then the
+    resampling fields of a test or CI (``bs``, ``ar``, ``seed``), then the metric's own fields,
+    and ``version`` (naming this package) last; ``format(short=True)`` abbreviates the names."""
+
+    fields: tuple[tuple[str, str], ...]
+    short_names: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def build(cls, n_refs: int, own: Sequence[tuple[str, Any]], short_names: Mapping[str, str],
+              **resampling: Any) -> Signature:
+        """``n_refs`` -1 (references per segment vary) prints as ``var``."""
+        values: list[tuple[str, Any]] = [("nrefs", "var" if n_refs == -1 else n_refs)]
+        values += [(key, resampling[key]) for key in ("bs", "ar", "seed")
+                   if resampling.get(key) is not None]
+        values += [*own, ("version", f"bleu-explorer-{__version__}")]
+        return cls(tuple((key, str(value)) for key, value in values),
+                   tuple({**_COMMON_SHORT, **short_names}.items()))
+
+    def format(self, short: bool = False) -> str:
+        names = dict(self.short_names) if short else {}
+        return "|".join(f"{names.get(key, key)}:{value}" for key, value in self.fields)
+
+    def __str__(self) -> str:
+        return self.format()

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from .._version import __version__
 from ..errors import UnknownOptionError
+from .base import Signature
 from .bleu_engine import ReferenceTable, warn_if_tokenized
 from .bleu_score import BLEUOptions, BLEUScore, BLEUScorer, score_from_stats
 from .checks import References, check_text_stream
@@ -18,32 +18,23 @@ from .tokenizers import get_tokenizer
 LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 
-def signature(options: BLEUOptions, n_refs: int, **extra: Any) -> str:
-    """sacrebleu's BLEU signature, fields in its order, with ``version:`` naming this package.
-
-    ``extra`` takes the resampling fields (``bs``, ``ar``, ``seed``), which sacrebleu places
-    right after ``nrefs``.
-    """
-    fields: list[tuple[str, Any]] = [("nrefs", "var" if n_refs == -1 else n_refs)]
-    fields += [(key, extra[key]) for key in ("bs", "ar", "seed") if extra.get(key) is not None]
-    fields += [
-        ("case", "lc" if options.lowercase else "mixed"),
-        ("eff", "yes" if options.effective_order else "no"),
-        ("tok", get_tokenizer(options.tokenize).signature),
-        ("smooth", options.smooth_label()),
-        ("version", f"bleu-explorer-{__version__}"),
-    ]
-    return "|".join(f"{key}:{value}" for key, value in fields)
+#: the short names of BLEU's own signature fields (sacrebleu's ``--short``)
+SHORT_NAMES = {"case": "c", "eff": "e", "tok": "tok", "smooth": "s"}
 
 
-SHORT_KEYS = {"nrefs": "#", "case": "c", "eff": "e", "tok": "tok", "smooth": "s",
-              "version": "v", "bs": "bs", "ar": "ar", "seed": "rs"}
+def bleu_signature(options: BLEUOptions, n_refs: int, **resampling: Any) -> Signature:
+    """sacrebleu's BLEU signature, fields in its order, ``version:`` naming this package;
+    ``resampling`` takes a test's or CI's ``bs``, ``ar`` and ``seed``."""
+    own = [("case", "lc" if options.lowercase else "mixed"),
+           ("eff", "yes" if options.effective_order else "no"),
+           ("tok", get_tokenizer(options.tokenize).signature),
+           ("smooth", options.smooth_label())]
+    return Signature.build(n_refs, own, SHORT_NAMES, **resampling)
 
 
-def short_signature(long: str) -> str:
-    """The abbreviated form sacrebleu prints with ``--short`` (``#:1|c:mixed|...``)."""
-    parts = (part.split(":", 1) for part in long.split("|"))
-    return "|".join(f"{SHORT_KEYS.get(key, key)}:{value}" for key, value in parts)
+def signature(options: BLEUOptions, n_refs: int, **resampling: Any) -> str:
+    """The BLEU signature's long form (see ``bleu_signature``)."""
+    return bleu_signature(options, n_refs, **resampling).format()
 
 
 class BLEU:
@@ -89,12 +80,18 @@ class BLEU:
             warn_if_tokenized(hypotheses)
         return stats
 
-    def signature(self, n_refs: int | None = None, **extra: Any) -> str:
+    def get_signature(self, n_refs: int | None = None, **resampling: Any) -> Signature:
+        """The signature object (sacrebleu's ``get_signature``): its references per segment
+        (the cached references', else 1), with a test's or CI's resampling fields."""
         if n_refs is None:
             n_refs = self._table.n_refs if self._table is not None else 1
-        return signature(self.options, n_refs, **extra)
+        return bleu_signature(self.options, n_refs, **resampling)
 
-    def score_stats(self, stats: np.ndarray, n_refs: int) -> BLEUScore:
+    def signature(self, n_refs: int | None = None, **resampling: Any) -> str:
+        """The signature's long form."""
+        return self.get_signature(n_refs, **resampling).format()
+
+    def score_stats(self, stats: np.ndarray, n_refs: int | None = None) -> BLEUScore:
         """The corpus score of a statistics matrix (its rows summed)."""
         return score_from_stats(np.asarray(stats).sum(axis=0), self.options,
                                 self.signature(n_refs))

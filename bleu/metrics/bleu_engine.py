@@ -77,15 +77,14 @@ class _DictVocabulary:
     where loading Arrow would cost more than it saves."""
 
     def __init__(self, tokens: Words) -> None:
-        index: dict[bytes, int] = {}
-        self.ids = np.fromiter((index.setdefault(word, len(index)) for word in tokens.to_list()),
-                               np.int32, len(tokens))
-        self._index = index
+        words = tokens.to_list()
+        self._index = {word: i for i, word in enumerate(dict.fromkeys(words))}
+        self.ids = np.array(list(map(self._index.__getitem__, words)), np.int32)
 
     def lookup(self, tokens: Words) -> np.ndarray:
         """Ids of other words (a hypothesis's) in this vocabulary; -1 for an unknown word."""
-        get = self._index.get
-        return np.fromiter((get(word, -1) for word in tokens.to_list()), np.int64, len(tokens))
+        ids = map(self._index.get, tokens.to_list(), repeat(-1))
+        return np.array(list(ids), np.int64).reshape(len(tokens))
 
 
 class _ArrowVocabulary:
@@ -313,11 +312,11 @@ class ReferenceTable:
         self.n_segments = check_references(references, None)
         present = reference_presence(references, self.n_segments)
         self.n_refs = references_per_segment(present)
-        # a corpus of a few chunks is cut into one chunk per thread, so all threads get work
-        per_thread = -(-self.n_segments // thread_count())
-        chunk_segments = min(chunk_segments, max(MIN_THREAD_CHUNK, per_thread))
-        self.chunk_segments = chunk_segments
         arrow = self.n_segments * len(references) >= ARROW_MIN_LINES
+        if arrow:  # a corpus of a few chunks is cut into one chunk per thread, for all threads
+            per_thread = -(-self.n_segments // thread_count())
+            chunk_segments = min(chunk_segments, max(MIN_THREAD_CHUNK, per_thread))
+        self.chunk_segments = chunk_segments
         self._chunks = map_chunks(
             lambda start: _encode_chunk(references, present[start : start + chunk_segments],
                                         options, start,

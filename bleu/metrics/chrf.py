@@ -1,51 +1,52 @@
 """chrF and chrF++ (Popović 2015, 2017) as sacrebleu 2.6 computes them: every number equal.
 
 ``CHRF`` mirrors ``sacrebleu.metrics.CHRF`` (same arguments and defaults; references given to
-the constructor are prepared once), ``corpus_chrf`` and ``sentence_chrf`` its compat functions.
-Character and word n-grams are counted by sorting integer keys, chunk by chunk on threads
-(``chrf_stats``, ``chrf_counts``); scores come from ``CHRFScorer``, vectorized over rows.
+the constructor are prepared once), ``corpus_chrf`` and ``sentence_chrf`` its compat functions,
+``CHRF(...).scorer`` scores summed statistics for significance tests (``StatsScorer``).
 
-Deliberate differences from sacrebleu, each refused with an ``InputError`` that says why:
+How, in modules of one job each: ``chrf_text`` turns a chunk of segments into code points and
+chrF++ words (``str.lower``, ``str.split``'s whitespace, sacrebleu's punctuation rule) with
+integer ids; ``chrf_counts`` counts clipped n-gram matches by sorting exact int64 keys, all
+orders from one sort (``chrf_scratch`` keeps its work buffers); ``chrf_stats`` prepares
+references, runs chunks on threads and keeps each segment's best reference (highest F-score,
+the first on a tie, as sacrebleu); ``chrf_fscore`` repeats sacrebleu's float arithmetic
+operation by operation, vectorized (float64 for corpus and sentence scores, sacrebleu's float32
+for bootstrap resamples); ``chrf_score`` holds the options, the signature and the score object.
 
-- streams of different lengths (sacrebleu's API zips them, silently dropping segments), an
-  empty corpus, a segment whose references are all None (sacrebleu fails with an IndexError
-  or scores nonsense), non-string segments;
-- ``references=[]`` is refused rather than read as "use the cached references" (pass None);
-- ``char_order`` and ``word_order`` must be integers >= 0 with at least one n-gram order
-  (sacrebleu scores 0 for every input, or divides by zero, with both 0; negative orders give
-  meaningless numbers); ``beta`` must be >= 0 (sacrebleu takes a negative beta as its absolute
-  value but names the score ``chrF-2``);
-- ``CHRFScore.format(is_json=True)`` works without a signature (sacrebleu raises).
+sacrebleu's semantics kept: ``""`` is a real, empty reference and None means "no reference
+here" (``nrefs`` is ``var`` when the count varies); a hypothesis' n-gram count is 0 for an
+order where the reference has none; '(hi)' gives the words '(hi' and ')'; char_order 0 with
+word orders is allowed (word n-grams only).
+
+Deliberate differences from sacrebleu (each refusal is an ``InputError`` saying what is wrong
+and what is expected):
+
+- refused: streams of different lengths (sacrebleu's API zips them, silently dropping
+  segments);
+- refused with a message where sacrebleu fails with an IndexError (an empty corpus,
+  ``references=[]``, a segment whose references are all None), or with a TypeError or
+  AttributeError (a segment that is not a string);
+- refused: ``char_order`` or ``word_order`` not an integer >= 0, or both 0 (sacrebleu then
+  scores 0 whatever the input, or divides by zero with eps smoothing); ``beta`` not a number
+  >= 0 (sacrebleu takes a negative beta as its absolute value but names the score chrF-2);
+- ``CHRFScore.format(is_json=True)`` works without a signature (sacrebleu raises ValueError).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..errors import MissingReferenceError
+from .base import Signature
 from .checks import References, check_text_stream
-from .chrf_score import CHRFOptions, CHRFScore, CHRFScorer, signature
+from .chrf_fscore import CHRFScorer
+from .chrf_score import CHRFOptions, CHRFScore, chrf_signature
 from .chrf_stats import ReferenceSet
 
-__all__ = ["CHRF", "CHRFScore", "CHRFScorer", "CHRFSignature", "corpus_chrf", "sentence_chrf"]
-
-
-@dataclass(frozen=True)
-class CHRFSignature:
-    """What ``get_signature()`` returns, as sacrebleu's: ``format(short=False)`` and ``str``."""
-
-    options: CHRFOptions
-    n_refs: int
-
-    def format(self, short: bool = False) -> str:
-        return signature(self.options, self.n_refs, short)
-
-    def __str__(self) -> str:
-        return self.format()
+__all__ = ["CHRF", "CHRFScore", "CHRFScorer", "corpus_chrf", "sentence_chrf"]
 
 
 class CHRF:
@@ -55,7 +56,7 @@ class CHRF:
     with (its signature's ``nrefs``).
     """
 
-    def __init__(self, char_order: int = 6, word_order: int = 0, beta: int = 2,
+    def __init__(self, char_order: int = 6, word_order: int = 0, beta: float = 2,
                  lowercase: bool = False, whitespace: bool = False,
                  eps_smoothing: bool = False, references: References | None = None) -> None:
         self.options = CHRFOptions(char_order, word_order, beta, lowercase, whitespace,
@@ -97,8 +98,9 @@ class CHRF:
 
     def score_stats(self, stats: np.ndarray) -> CHRFScore:
         """The corpus score of a statistics matrix (its rows summed)."""
-        total = np.asarray(stats, dtype=np.int64).sum(axis=0)
-        return self._score(float(self.scorer.scores(total[None])[0]))
+        options = self.options
+        score = self.scorer.score(np.asarray(stats, dtype=np.int64).sum(axis=0))
+        return CHRFScore(score, options.char_order, options.word_order, options.beta)
 
     def corpus_score(self, hypotheses: Sequence[str], references: References | None = None,
                      ) -> CHRFScore:
@@ -116,16 +118,13 @@ class CHRF:
         """Every segment's sentence score at once, equal to ``sentence_score`` of each."""
         return self.scorer.scores(self.segment_stats(hypotheses, references))
 
-    def _score(self, score: float) -> CHRFScore:
-        options = self.options
-        return CHRFScore(score, options.char_order, options.word_order, options.beta)
-
-    def get_signature(self) -> CHRFSignature:
-        """The signature object (sacrebleu's ``get_signature``), once references are known."""
+    def get_signature(self, **resampling: Any) -> Signature:
+        """The signature object (sacrebleu's ``get_signature``), once references are known;
+        ``resampling`` adds a test's or CI's ``bs``, ``ar`` and ``seed``."""
         if self.n_refs is None:
             raise ValueError("The number of references is unknown: score something first, or "
                              "give the references to CHRF(references=...).")
-        return CHRFSignature(self.options, self.n_refs)
+        return chrf_signature(self.options, self.n_refs, **resampling)
 
     @property
     def signature(self) -> str:
@@ -134,7 +133,7 @@ class CHRF:
 
 
 def corpus_chrf(hypotheses: Sequence[str], references: References, char_order: int = 6,
-                word_order: int = 0, beta: int = 2, remove_whitespace: bool = True,
+                word_order: int = 0, beta: float = 2, remove_whitespace: bool = True,
                 eps_smoothing: bool = False) -> CHRFScore:
     """Corpus chrF, as ``sacrebleu.corpus_chrf`` (references: a list of reference streams)."""
     metric = CHRF(char_order=char_order, word_order=word_order, beta=beta,
@@ -143,7 +142,7 @@ def corpus_chrf(hypotheses: Sequence[str], references: References, char_order: i
 
 
 def sentence_chrf(hypothesis: str, references: Sequence[str | None], char_order: int = 6,
-                  word_order: int = 0, beta: int = 2, remove_whitespace: bool = True,
+                  word_order: int = 0, beta: float = 2, remove_whitespace: bool = True,
                   eps_smoothing: bool = False) -> CHRFScore:
     """Sentence chrF, as ``sacrebleu.sentence_chrf`` (references: a list of strings)."""
     metric = CHRF(char_order=char_order, word_order=word_order, beta=beta,

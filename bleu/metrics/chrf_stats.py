@@ -22,8 +22,10 @@ from .checks import (
     reference_presence,
     references_per_segment,
 )
-from .chrf_counts import Streams, ngram_matches
-from .chrf_score import CHRFOptions, f_scores
+from .chrf_counts import ngram_matches
+from .chrf_fscore import f_scores
+from .chrf_score import CHRFOptions
+from .chrf_scratch import scratch
 from .chrf_text import (
     HYP_END,
     REF_END,
@@ -54,7 +56,7 @@ def chunk_bounds(n_segments: int) -> list[tuple[int, int]]:
 class _Side:
     """One kind of n-gram (characters or words) of a chunk's references."""
 
-    streams: Streams
+    symbols: np.ndarray  # int32: every reference text, stream after stream, REF_END after each
     lengths: np.ndarray  # (references, segments): symbols per text
     bits: int
 
@@ -81,36 +83,51 @@ def _views(texts: Sequence[str], options: CHRFOptions) -> _Views:
     return _Views(chars, found.values, found.counts)
 
 
+def _lay_out(ids: np.ndarray, lengths: np.ndarray, end: int, out: np.ndarray) -> None:
+    """Writes the ids of texts of ``lengths`` into ``out``, ``end`` after each text."""
+    ends = np.cumsum(lengths.ravel() + 1) - 1
+    keep = scratch().get("keep", len(out), bool)
+    keep[:] = True
+    keep[ends] = False
+    out[ends] = end
+    out[keep] = ids
+
+
+def _reference_side(ids: np.ndarray, lengths: np.ndarray, vocabulary_size: int) -> _Side:
+    symbols = np.empty(len(ids) + lengths.size, np.int32)
+    _lay_out(ids, lengths, REF_END, symbols)
+    return _Side(symbols, lengths, symbol_bits(vocabulary_size))
+
+
 @dataclass(frozen=True)
 class ReferenceChunk:
     """A chunk's references, ready to be matched by any hypotheses."""
 
-    present: np.ndarray  # (segments, references): the reference is not None
     chars: _Side | None
     alphabet: np.ndarray
     words: _Side | None
     vocabulary: pa.Array | None
 
     @classmethod
-    def prepare(cls, streams: Sequence[Sequence[str | None]], present: np.ndarray,
-                options: CHRFOptions) -> ReferenceChunk:
-        n_refs, n_segments = len(streams), len(present)
+    def prepare(cls, streams: Sequence[Sequence[str | None]], options: CHRFOptions,
+                ) -> ReferenceChunk:
+        """Symbols of a chunk's reference streams (None read as an empty text: its
+        statistics are never chosen)."""
+        n_refs, n_segments = len(streams), len(streams[0])
         texts = [text if text is not None else "" for stream in streams for text in stream]
         views = _views(texts, options)
         chars = words = vocabulary = None
         alphabet = np.zeros(0, np.int64)
         if views.chars is not None:
             alphabet = char_alphabet(views.chars.code_points)
-            lengths = views.chars.lengths.reshape(n_refs, n_segments)
-            ids = char_ids(views.chars.code_points, alphabet)
-            chars = _Side(Streams.lay_out(ids, lengths, REF_END, 1), lengths,
-                          symbol_bits(len(alphabet)))
+            chars = _reference_side(char_ids(views.chars.code_points, alphabet),
+                                    views.chars.lengths.reshape(n_refs, n_segments),
+                                    len(alphabet))
         if views.words is not None:
             ids, vocabulary = reference_word_ids(views.words)
-            counts = views.word_counts.reshape(n_refs, n_segments)
-            words = _Side(Streams.lay_out(ids, counts, REF_END, 1), counts,
-                          symbol_bits(len(vocabulary)))
-        return cls(present, chars, alphabet, words, vocabulary)
+            words = _reference_side(ids, views.word_counts.reshape(n_refs, n_segments),
+                                    len(vocabulary))
+        return cls(chars, alphabet, words, vocabulary)
 
 
 def _triples(hyp_lengths: np.ndarray, ref_lengths: np.ndarray, matches: np.ndarray,
@@ -129,15 +146,17 @@ def _triples(hyp_lengths: np.ndarray, ref_lengths: np.ndarray, matches: np.ndarr
 
 def _side_stats(hyp_ids: np.ndarray, hyp_lengths: np.ndarray, side: _Side, orders: int,
                 ) -> np.ndarray:
-    hyp = Streams.lay_out(hyp_ids, hyp_lengths[None], HYP_END, 0)
-    n_refs, n_segments = side.lengths.shape
-    matches = ngram_matches(Streams.join(hyp, side.streams), n_refs, n_segments, side.bits,
-                            orders)
-    return _triples(hyp_lengths, side.lengths, matches)
+    """The statistics of one kind of n-gram: the hypotheses laid out before the references."""
+    hyp_size = len(hyp_ids) + len(hyp_lengths)
+    symbols = scratch().get("symbols", hyp_size + len(side.symbols), np.int32)
+    _lay_out(hyp_ids, hyp_lengths, HYP_END, symbols[:hyp_size])
+    symbols[hyp_size:] = side.symbols
+    lengths = np.concatenate((hyp_lengths[None], side.lengths))
+    return _triples(hyp_lengths, side.lengths, ngram_matches(symbols, lengths, side.bits, orders))
 
 
-def _best_reference(stats: np.ndarray, present: np.ndarray, options: CHRFOptions,
-                    ) -> np.ndarray:
+def best_reference(stats: np.ndarray, present: np.ndarray, options: CHRFOptions,
+                   ) -> np.ndarray:
     """Each segment's row of its best reference (see the module's docstring)."""
     n_segments, n_refs, columns = stats.shape
     if n_refs == 1:
@@ -149,7 +168,8 @@ def _best_reference(stats: np.ndarray, present: np.ndarray, options: CHRFOptions
 
 def chunk_stats(hypotheses: Sequence[str], refs: ReferenceChunk, options: CHRFOptions,
                 ) -> np.ndarray:
-    """The statistics rows of a chunk's hypotheses, int64."""
+    """The statistics of a chunk's hypotheses against each reference: (segments,
+    references, columns), int64."""
     views = _views(hypotheses, options)
     parts = []
     if refs.chars is not None:
@@ -159,7 +179,7 @@ def chunk_stats(hypotheses: Sequence[str], refs: ReferenceChunk, options: CHRFOp
     if refs.words is not None:
         ids = hypothesis_word_ids(views.words, refs.vocabulary)
         parts.append(_side_stats(ids, views.word_counts, refs.words, options.word_order))
-    return _best_reference(np.concatenate(parts, axis=2), refs.present, options)
+    return np.concatenate(parts, axis=2)
 
 
 class ReferenceSet:
@@ -173,13 +193,13 @@ class ReferenceSet:
         self.n_segments = n_segments
         #: sacrebleu's ``nrefs``: references per segment, -1 where it varies
         self.n_refs = references_per_segment(present)
+        self.present = present
         self.options = options
         streams = [list(stream) for stream in references]
         self.bounds = chunk_bounds(n_segments)
         self.chunks = map_chunks(
             lambda bound: ReferenceChunk.prepare(
-                [stream[bound[0]:bound[1]] for stream in streams],
-                present[bound[0]:bound[1]], options),
+                [stream[bound[0]:bound[1]] for stream in streams], options),
             self.bounds)
 
     def segment_stats(self, hypotheses: Sequence[str]) -> np.ndarray:
@@ -189,4 +209,4 @@ class ReferenceSet:
         rows = map_chunks(
             lambda item: chunk_stats(hypotheses[item[0][0]:item[0][1]], item[1], self.options),
             zip(self.bounds, self.chunks, strict=True))
-        return np.concatenate(rows)
+        return best_reference(np.concatenate(rows), self.present, self.options)

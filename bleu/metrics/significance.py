@@ -44,6 +44,7 @@ from ..errors import InputError, LengthMismatchError, UnknownOptionError
 from .base import Progress, SignificanceResult, StatsScorer
 from .bleu import BLEU, References, signature
 from .bleu_score import BLEUOptions, BLEUScorer
+from .threads import single_threaded_blas
 
 #: sacrebleu's defaults: resamples for the bootstrap, trials for approximate randomization
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
@@ -177,11 +178,13 @@ def _ordered_systems(stats: Mapping[str, Any], scorer: StatsScorer, baseline: st
 
 def estimate_ci(scores: np.ndarray) -> tuple[float, float, float, float]:
     """Mean of resample scores, half the width of their central 95%, and its two ends
-    (the ``n // 40``-th score from each end of the sorted list, as sacrebleu)."""
-    ordered = np.sort(np.asarray(scores, dtype=np.float64))
+    (the ``n // 40``-th score from each end of the sorted list), as sacrebleu computes them:
+    in the scores' own precision (float32 for chrF and TER, whose resamples sacrebleu scores
+    in float32), turned into Python floats at the end."""
+    ordered = np.sort(np.asarray(scores))
     lower = len(ordered) // 40
-    low, high = float(ordered[lower]), float(ordered[len(ordered) - lower - 1])
-    return float(ordered.mean()), 0.5 * (high - low), low, high
+    low, high = ordered[lower], ordered[len(ordered) - lower - 1]
+    return float(ordered.mean()), float(0.5 * (high - low)), float(low), float(high)
 
 
 def p_value(trials: np.ndarray, real: float) -> float:
@@ -339,6 +342,7 @@ class _Randomizer:
 # ------------------------------------------------------------------- tests on statistics
 
 
+@single_threaded_blas()
 def paired_bootstrap_from_stats(stats: Mapping[str, np.ndarray],
                                 metric: BLEUOptions | StatsScorer, *,
                                 baseline: str | None = None, n_samples: int = 1000,
@@ -370,6 +374,7 @@ def _exact_scores(matrices: Sequence[np.ndarray], scorer: StatsScorer) -> list[f
     return [float(scorer.score(np.asarray(m).sum(axis=0))) for m in matrices]
 
 
+@single_threaded_blas()
 def paired_ar_from_stats(stats: Mapping[str, np.ndarray], metric: BLEUOptions | StatsScorer, *,
                          baseline: str | None = None, n_samples: int = 10000,
                          n_confidence: int = -1, seed: int | None = 12345,
@@ -409,6 +414,7 @@ def paired_ar_from_stats(stats: Mapping[str, np.ndarray], metric: BLEUOptions | 
     return results
 
 
+@single_threaded_blas()
 def bootstrap_ci_from_stats(stats: np.ndarray, metric: BLEUOptions | StatsScorer, *,
                             n_samples: int = 1000, seed: int | None = 12345,
                             rows: np.ndarray | None = None) -> SignificanceResult:
@@ -446,6 +452,7 @@ def holm_bonferroni(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
     return adjusted
 
 
+@single_threaded_blas()
 def pairwise_significance(stats: Mapping[str, np.ndarray], metric: BLEUOptions | StatsScorer,
                           *, method: str = "bs", n_samples: int | None = None,
                           seed: int | None = 12345, progress: Progress | None = None,

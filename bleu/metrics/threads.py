@@ -3,14 +3,17 @@
 numpy's sorts, Arrow's kernels and the byte-level tokenizer passes release the GIL, so chunks of
 one corpus run side by side on a small pool. The count is read when work starts (not at import):
 ``set_threads(n)`` or the ``BLEU_THREADS`` environment variable, else up to 4 (the CPU count).
+The significance tests' many small matrix products run with BLAS on one thread
+(``single_threaded_blas``).
 """
 
 from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -71,3 +74,14 @@ def map_chunks(work: Callable[[T], R], items: Iterable[T]) -> list[R]:
     others = [pool.submit(work, item) for item in items[1:]]
     first = work(items[0])  # the calling thread takes a share too
     return [first, *(future.result() for future in others)]
+
+
+@contextmanager
+def single_threaded_blas() -> Iterator[None]:
+    """BLAS on one thread inside (a decorator too): the resampling blocks are many small products,
+    and OpenBLAS's own threads spinning against busy cores made one 140x slower on a loaded
+    2-core machine (single-threaded it was also faster on an idle one)."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=1, user_api="blas"):
+        yield

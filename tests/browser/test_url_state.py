@@ -9,7 +9,7 @@ import time
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from harness import WMT17, goto_page, open_uploaders, upload, wait_idle
+from harness import IDLE, WMT17, goto_page, open_uploaders, upload, wait_idle
 from playwright.sync_api import Browser, Page
 
 SYSTEM = WMT17 / "newstest2017.uedin-nmt.4722.en-de.de"
@@ -19,16 +19,19 @@ SIDEBAR = """() => [...document.querySelectorAll('[data-testid="stSidebar"] inpu
     .map(e => e.value).join('/')"""
 
 
-def shown_while_loading(page: Page, seconds: float = 8.0) -> list[str]:
-    """Every distinct state of the sidebar's options from now on, polled every 50 ms."""
+def shown_while_loading(page: Page, timeout: float = 90.0) -> list[str]:
+    """Every distinct state of the sidebar's options, polled every 50 ms from now until the
+    first run has finished (the condition, not a fixed time; ``timeout`` only bounds it)."""
     seen: list[str] = []
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = page.evaluate(SIDEBAR)
         if value and (not seen or seen[-1] != value):
             seen.append(value)
+        if seen and page.evaluate(IDLE):
+            return seen
         page.wait_for_timeout(50)
-    return seen
+    raise AssertionError(f"the first run did not finish within {timeout:.0f} s; seen: {seen}")
 
 
 def numbers(page: Page) -> list[str]:

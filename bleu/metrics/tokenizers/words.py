@@ -30,7 +30,6 @@ character alike is exact.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,8 +75,8 @@ class Words:
 
     def to_list(self) -> list[bytes]:
         """Each word as ``bytes`` (equal words are equal bytes: enough to give them ids)."""
-        data, bounds = self.data, self.bounds.tolist()
-        return [data[a:b] for a, b in itertools.pairwise(bounds)]
+        bounds = self.bounds.tolist()
+        return list(map(self.data.__getitem__, map(slice, bounds[:-1], bounds[1:])))
 
     def strings(self) -> list[str]:
         """Each word as a Python string (for display; the engine never needs them)."""

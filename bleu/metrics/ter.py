@@ -1,0 +1,176 @@
+"""The public TER API: ``TER``, ``corpus_ter``, ``sentence_ter``, ``TERScore``.
+
+Every number equals sacrebleu 2.6.0's (``sacrebleu.metrics.TER``, translation edit rate after
+tercom: shifts of up to 10 words over up to 50 positions, a beam edit distance of width 25,
+the Tercom tokenizer's normalization and Asian support), computed by a compiled kernel
+(``ter_kernel``, numba) on integer token ids. numba is imported when the first statistics are
+computed, not when this module is.
+
+Inputs as sacrebleu takes them: references are a list of streams (``refs[k][i]`` is the k-th
+reference of segment i); ``None`` in a stream means "no reference here" (the segment is scored
+against its other references and its reference length averages over those); ``""`` is a real,
+empty reference. A segment's statistics are the fewest edits over its references and the
+average reference length.
+
+Deliberate differences from sacrebleu, each refused with an ``InputError`` that says where:
+
+- streams of different lengths (sacrebleu's API silently scores the shortest common prefix);
+- an empty corpus, a segment with no reference at all (sacrebleu divides by zero), and
+  anything but strings (and None in references) where segments are expected;
+- ``references=[]`` is refused rather than read as "use the cached references" (pass None);
+- option values that are not booleans (sacrebleu would print them into the signature).
+
+Besides, ``TERScore.format(is_json=True)`` works without a signature (sacrebleu raises).
+As in sacrebleu, the signature's ``nrefs`` is that of the references last passed in (or given
+to the constructor; scoring against the cached ones does not reset it); ``version:`` names
+this package.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..errors import MissingReferenceError, UnknownOptionError
+from .base import Signature
+from .checks import (
+    References,
+    check_hypotheses,
+    check_references,
+    check_text_stream,
+    reference_presence,
+)
+from .ter_engine import TERReferences, sentence_stats
+from .ter_score import (
+    TEROptions,
+    TERScore,
+    TERScorer,
+    corpus_sums,
+    resample_sums,
+    score_from_sums,
+    ter_signature,
+)
+from .ter_tokenizer import TercomTokenizer
+
+__all__ = ["TER", "TERScore", "TERScorer", "corpus_ter", "resample_sums",
+           "sentence_ter"]
+
+
+def _options(**flags: Any) -> TEROptions:
+    for name, value in flags.items():
+        if not isinstance(value, bool | np.bool_):
+            raise UnknownOptionError(f"TER's {name} must be True or False, got {value!r}.")
+    return TEROptions(**{name: bool(value) for name, value in flags.items()})
+
+
+class TER:
+    """TER with fixed options, as ``sacrebleu.metrics.TER``; references given here are
+    tokenized once, for every system scored against them.
+
+    Like sacrebleu's, the object remembers how many references per segment it last scored
+    with (its signature's ``nrefs``).
+    """
+
+    #: the scorer of summed statistics (significance tests, per-segment scores)
+    scorer = TERScorer()
+
+    def __init__(self, normalized: bool = False, no_punct: bool = False,
+                 asian_support: bool = False, case_sensitive: bool = False,
+                 references: References | None = None) -> None:
+        self.options = _options(normalized=normalized, no_punct=no_punct,
+                                asian_support=asian_support, case_sensitive=case_sensitive)
+        self.tokenizer = TercomTokenizer(**self.arguments)
+        self._references = (TERReferences.build(references, self.tokenizer)
+                            if references is not None else None)
+        #: sacrebleu's ``nrefs`` of the references last used (-1: it varies); None before any
+        self.n_refs: int | None = (self._references.n_refs
+                                   if self._references is not None else None)
+
+    @property
+    def arguments(self) -> dict[str, bool]:
+        """The constructor's arguments but the references (to make a twin with others)."""
+        return dataclasses.asdict(self.options)
+
+    def _reference_table(self, hypotheses: Sequence[str],
+                         references: References | None) -> TERReferences:
+        check_text_stream(hypotheses, "hypotheses")
+        if references is None:
+            if self._references is None:
+                raise MissingReferenceError(
+                    "No references given, and none were given to TER(references=...).")
+            table = self._references
+        else:
+            table = TERReferences.build(references, self.tokenizer, len(hypotheses))
+            self.n_refs = table.n_refs
+        check_hypotheses(hypotheses, table.n_segments)
+        return table
+
+    def segment_stats(self, hypotheses: Sequence[str], references: References | None = None,
+                      ) -> np.ndarray:
+        """One row per segment, ``[num_edits, ref_length]`` (float64): the fewest edits over
+        the segment's references and their average length (sacrebleu's
+        ``_extract_corpus_statistics``)."""
+        table = self._reference_table(hypotheses, references)
+        return table.segment_stats(hypotheses, self.tokenizer)
+
+    def score_stats(self, stats: np.ndarray) -> TERScore:
+        """The corpus score of a statistics matrix (its rows summed as sacrebleu sums them)."""
+        return score_from_sums(*corpus_sums(stats))
+
+    def corpus_score(self, hypotheses: Sequence[str], references: References | None = None,
+                     ) -> TERScore:
+        """TER of a corpus; ``references`` (streams) None uses the constructor's."""
+        return self.score_stats(self.segment_stats(hypotheses, references))
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> TERScore:
+        """TER of one segment against its references (a list of strings, None skipped)."""
+        check_text_stream([hypothesis], "hypothesis")
+        check_text_stream(references, "references", allow_none=True)
+        present = [ref for ref in references if ref is not None]
+        if not present:  # the shared checks refuse an empty list, and one of only None
+            streams = [[ref] for ref in references]
+            check_references(streams, 1)
+            reference_presence(streams, 1)
+        words = self.tokenizer.words
+        self.n_refs = len(present)
+        return score_from_sums(*sentence_stats(words(hypothesis),
+                                               [words(ref) for ref in present]))
+
+    def sentence_scores(self, hypotheses: Sequence[str], references: References | None = None,
+                        ) -> np.ndarray:
+        """Every segment's sentence score at once, equal to ``sentence_score`` of each."""
+        return self.scorer.scores(self.segment_stats(hypotheses, references))
+
+    def get_signature(self, **resampling: Any) -> Signature:
+        """The signature object (sacrebleu's ``get_signature``), once references are known;
+        ``resampling`` takes sacrebleu's ``bs``, ``ar`` and ``seed`` fields."""
+        if self.n_refs is None:
+            raise ValueError("The number of references is unknown: score something first, or "
+                             "give the references to TER(references=...).")
+        return ter_signature(self.options, self.n_refs, **resampling)
+
+    @property
+    def signature(self) -> str:
+        """sacrebleu's signature string, ``version:`` naming this package."""
+        return str(self.get_signature())
+
+
+def corpus_ter(hypotheses: Sequence[str], references: References, normalized: bool = False,
+               no_punct: bool = False, asian_support: bool = False,
+               case_sensitive: bool = False) -> TERScore:
+    """Corpus TER, as ``sacrebleu.corpus_ter`` (references: a list of reference streams)."""
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                 case_sensitive=case_sensitive)
+    return metric.corpus_score(hypotheses, references)
+
+
+def sentence_ter(hypothesis: str, references: Sequence[str | None], normalized: bool = False,
+                 no_punct: bool = False, asian_support: bool = False,
+                 case_sensitive: bool = False) -> TERScore:
+    """Sentence TER, as ``sacrebleu.sentence_ter`` (references: a list of strings)."""
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                 case_sensitive=case_sensitive)
+    return metric.sentence_score(hypothesis, references)
