@@ -99,7 +99,7 @@ async def user(browser: Browser, url: str, index: int, data: dict[str, list[str]
         await page.goto(url)
         await wait_idle(page, timeout_ms)
         sidebar = page.get_by_test_id("stSidebar")
-        await sidebar.get_by_text("Upload files", exact=True).click()
+        await sidebar.get_by_text("Upload by role", exact=True).click()
         await page.get_by_test_id("stFileUploaderDropzoneInput").first.wait_for(state="attached")
         await gate.arrive()  # every user uploads at the same moment
         began = time.perf_counter()

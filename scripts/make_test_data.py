@@ -1,6 +1,7 @@
 """Cut tests/data/ from the full test sets in ../shared/data: the first LINES segments of every
 text file (systems, references, sources), MQM rows of those segments, each set's published
-scores (small) and sacrebleu's recorded cases. Run from the repository root: ``python scripts/make_test_data.py``."""
+scores (small) and sacrebleu's recorded cases. Run from the repository root:
+``python scripts/make_test_data.py``."""
 
 from __future__ import annotations
 

@@ -71,4 +71,4 @@ def dashboard() -> Dashboard:
     system_stats(data, opts)  # the per-system progress bar, before the cached whole
     baseline = st.session_state.get(_state.BASELINE)
     return _dashboard(data, opts, baseline if baseline in data.systems else None,
-                      _state.n_bootstrap())
+                      _session.n_bootstrap())

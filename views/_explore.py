@@ -13,19 +13,20 @@ import pandas as pd
 import streamlit as st
 
 import bleu
-from bleu.analysis import compare, highlight
+from bleu.analysis import compare, concordance, highlight
 from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.segment_edit import edit_segment
 from bleu.analysis.segments import (
     reference_lengths,
     sentence_options,
     sentence_scores,
     sentence_table,
 )
-from bleu.io import TextFile
+from bleu.io import TextFile, read_frequencies
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu_score import BLEUOptions
 from bleu.metrics.explain import Explanation
-from views import _compute, _state
+from views import _compute, _session, _state
 
 
 def pair_picker(prefix: str, names: Sequence[str]) -> tuple[str, str]:
@@ -110,9 +111,19 @@ def explain(data: Dataset, system: str, segment: int, sentence: BLEUOptions) -> 
         max_ngram_order=sentence.max_ngram_order, effective_order=sentence.effective_order)
 
 
+def _marked(ngram: str, explained: dict[str, Explanation]) -> str:
+    """The tokenized outputs and references of one segment with ``ngram`` marked (HTML)."""
+    first = next(iter(explained.values()))
+    texts = {name: explanation.hypothesis_tokens for name, explanation in explained.items()}
+    texts.update({f"reference {ref.index + 1}": ref.tokens for ref in first.references
+                  if ref is not None})
+    return concordance.marked_html(ngram, texts)
+
+
 def segment_detail(data: Dataset, a: str, b: str, segment: int, sentence: BLEUOptions,
-                   key: str) -> None:
-    """Segment ``segment`` with A and B side by side, n-gram layers toggled by checkboxes."""
+                   key: str, mark: str | None = None) -> None:
+    """Segment ``segment`` with A and B side by side, n-gram layers toggled by checkboxes;
+    ``mark``: an n-gram whose occurrences are marked in every text above the layers."""
     order = sentence.max_ngram_order
     st.markdown(f"**Segment {segment}**")
     if data.source is not None:
@@ -122,24 +133,79 @@ def segment_detail(data: Dataset, a: str, b: str, segment: int, sentence: BLEUOp
              if toggles[n - 1].checkbox(f"{n}-grams", value=n <= 2, key=f"{key}_order_{n}")]
     st.markdown(highlight.legend_html(), unsafe_allow_html=True)
     explained = {name: explain(data, name, segment, sentence) for name in dict.fromkeys((a, b))}
+    if mark:
+        st.markdown(_marked(mark, explained), unsafe_allow_html=True)
     columns = st.columns(len(explained))
     for column, (name, explanation) in zip(columns, explained.items(), strict=True):
         other = explained[b if name == a else a] if len(explained) > 1 else None
         with column:
-            st.markdown(f"**{escape_markdown(name)}**: sentence BLEU "
-                        f"{explanation.score.score:.2f}")
+            st.markdown(f"**{escape_markdown(name)}**")
             st.markdown(highlight.segment_html(explanation, shown, contrast=other, label=name),
                         unsafe_allow_html=True)
+    whatif(data, list(explained), segment, sentence, shown, key)
+
+
+def _reset_edit(text_key: str, original: str) -> None:
+    st.session_state[text_key] = original
+
+
+def whatif(data: Dataset, names: Sequence[str], segment: int, sentence: BLEUOptions,
+           shown: Sequence[int], key: str) -> None:
+    """Edit one system's hypothesis of this segment: its n-gram matches, sentence BLEU and the
+    system's corpus BLEU change at once (the segment's row of the cached statistics matrix is
+    replaced, nothing else rescored), with a reset. Keys ``{key}_edit_system``,
+    ``{key}_edit_text``, ``{key}_edit_reset``."""
+    state = st.session_state
+    with st.expander("What if this hypothesis read differently?", expanded=True):
+        system = st.radio("Edit the output of", list(names), horizontal=True,
+                          format_func=escape_markdown, key=f"{key}_edit_system")
+        original = data.systems[system].segments[segment - 1]
+        text_key, owner = f"{key}_edit_text", (data.key, system, segment)
+        if state.get(f"{key}_edit_of") != owner:  # another segment or system: start afresh
+            state[f"{key}_edit_of"], state[text_key] = owner, original
+        edited = st.text_area("Hypothesis (Ctrl+Enter to apply)", key=text_key, height=80)
+        st.button("Reset to the system's output", key=f"{key}_edit_reset", on_click=_reset_edit,
+                  args=(text_key, original))
+        options = _state.options()
+        result = edit_segment(_compute.system_stats(data, options)[system], segment, edited,
+                              segment_references(data, segment), options, sentence)
+        m1, m2 = st.columns(2)
+        m1.metric("Sentence BLEU", f"{result.sentence_after:.2f}",
+                  delta=f"{result.sentence_after - result.sentence_before:+.2f}")
+        m2.metric(f"Corpus BLEU of {escape_markdown(system)}", f"{result.corpus_after.score:.2f}",
+                  delta=f"{result.corpus_after.score - result.corpus_before.score:+.4f}",
+                  help="One segment of many moves the corpus score a little: the change is "
+                       "shown with 4 decimals.")
+        if result.changed:
+            st.markdown(highlight.segment_html(result.explanation, shown,
+                                               label=f"{system} (edited)"),
+                        unsafe_allow_html=True)
+        else:
+            st.caption("Edit the text: the matches, sentence BLEU and corpus BLEU follow.")
+
+
+def resample_note() -> None:
+    """Where resamples were lowered for this data's size (``_session.resamples``): say so."""
+    note = _session.resamples(_state.n_bootstrap()).note
+    if note:
+        st.info(note)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def frequencies(data: bytes, name: str) -> dict[str, int]:
+    """A word-frequency file parsed once per content (``read_frequencies``; may raise)."""
+    return read_frequencies(data, name)
 
 
 @st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
 def _buckets(a: TextFile, b: TextFile, references: tuple[TextFile, ...], options: BLEUOptions,
              sentence: BLEUOptions, analysis: str, n_samples: int,
-             frequencies: dict[str, int] | None) -> pd.DataFrame:
+             frequency_file: tuple[bytes, str] | None) -> pd.DataFrame:
     if analysis == "word frequency":
         return compare.word_accuracy_by_frequency(
             {"A": a.segments, "B": b.segments}, references[0].segments, options,
-            frequencies=frequencies, n_samples=n_samples)
+            frequencies=frequencies(*frequency_file) if frequency_file else None,
+            n_samples=n_samples)
     pair = {"A": _compute.stats_of(a, references, options),
             "B": _compute.stats_of(b, references, options)}
     if analysis == "reference length":
@@ -158,12 +224,13 @@ def _buckets(a: TextFile, b: TextFile, references: tuple[TextFile, ...], options
 
 
 def buckets(data: Dataset, a: str, b: str, analysis: str, sentence: BLEUOptions,
-            n_samples: int, frequencies: dict[str, int] | None = None) -> pd.DataFrame:
+            n_samples: int, frequency_file: tuple[bytes, str] | None = None) -> pd.DataFrame:
     """compare-mt's bucket analyses for A and B with bootstrap intervals (cached).
 
     ``analysis``: ``reference length``, ``length difference``, ``sentence BLEU`` or
-    ``word frequency`` (``frequencies``: training-data word counts, else the reference's).
+    ``word frequency`` (``frequency_file``: the bytes and name of a training-data word-count
+    file, hashed as bytes, parsed once; else the reference's counts).
     """
     found = _buckets(data.systems[a], data.systems[b], data.references, _state.options(),
-                     sentence, analysis, n_samples, frequencies)
+                     sentence, analysis, n_samples, frequency_file)
     return found.assign(system=found["system"].map({"A": a, "B": b}))

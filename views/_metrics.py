@@ -99,7 +99,7 @@ def significance(data: Dataset, metric: str) -> dict[str, SignificanceResult]:
     baseline = st.session_state.get(_state.BASELINE)
     baseline = baseline if baseline in data.systems and len(data.systems) > 1 else None
     return _significance(metric, _state.options().lowercase, data, baseline,
-                         _state.n_bootstrap())
+                         _session.n_bootstrap())
 
 
 # -------------------------------------------------------------------------- external scores

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from bleu.analysis.budget import Resamples, ServerLimits, check_memory, fit_resamples
 from bleu.analysis.escaping import escape_markdown
 from bleu.errors import InputError
 from bleu.io.dataset import Dataset, default_tokenizer, load_folder
@@ -51,6 +52,35 @@ def commit(new: Dataset, done: str | None) -> Dataset | None:
     messages = [("success", done)] if done else []
     st.session_state[_state.MESSAGES] = messages + [("warning", note) for note in new.notes]
     return previous
+
+
+def limits() -> ServerLimits:
+    """This server's limits (``BLEU_EXPLORER_MEMORY_MB``, ``BLEU_EXPLORER_RESAMPLE_CELLS``),
+    read when needed (two environment look-ups), so a change applies at once."""
+    return ServerLimits.from_environment()
+
+
+def admit(new: Dataset) -> bool:
+    """Whether ``new`` fits this server's memory budget; when not, ``refuse`` says so (with
+    the numbers) and the loaded data stays."""
+    try:
+        check_memory(new, limits())
+    except InputError as error:
+        refuse(error)
+        return False
+    return True
+
+
+def resamples(requested: int) -> Resamples:
+    """``requested`` resamples (or trials) for the loaded data, fewer where its segments x
+    systems would keep the server busy for minutes (``Resamples.note`` says so)."""
+    data = dataset()
+    return fit_resamples(requested, data.n_segments, len(data.systems), limits())
+
+
+def n_bootstrap() -> int:
+    """The sidebar's bootstrap resamples, within the server's budget for the loaded data."""
+    return resamples(_state.n_bootstrap()).used
 
 
 def refuse(error: InputError) -> None:

@@ -1,89 +1,157 @@
-"""What decides A vs B: segment contributions, n-gram differences, buckets, documents."""
+"""A against B: is the difference significant (every metric, two tests), which segments and
+n-grams decide it, how it varies by bucket and document, one segment open."""
 
-import numpy as np
 import streamlit as st
 
 from bleu.analysis import compare
+from bleu.analysis.concordance import CONTEXT, concordance
 from bleu.analysis.escaping import escape_markdown
-from bleu.analysis.segments import SegmentFilter, bleu_column, filter_segments
+from bleu.analysis.formatting import COUNT, DELTA, P_VALUE, SCORE, Column
+from bleu.analysis.ranking import ALPHA
+from bleu.analysis.segments import bleu_column
 from bleu.charts import segments as charts_segments
-from bleu.metrics.bleu_score import scores_from_stats
-from views import _compute, _explore, _session, _state
+from bleu.errors import InputError
+from views import _compute, _explore, _session, _significance, _state, _tables
 
 data = _session.dataset()
+systems = list(data.systems)
 options = _state.options()
 st.title("Compare two systems")
-a, b = _explore.pair_picker("compare", list(data.systems))
+a, b = _explore.pair_picker("compare", systems)
 if a == b:
     st.warning("Pick two different systems to compare.")
     st.stop()
 sentence = _explore.sentence_smoothing()
 stats = _compute.system_stats(data, options)
 table = _explore.table(data, sentence, (a, b))
-n_samples = int(st.session_state.get("n_bootstrap", 1000))
+n_samples = _session.n_bootstrap()
 
-contrib = compare.contributions(stats[a], stats[b], options)
-score_a, score_b = (float(s) for s in scores_from_stats(
-    np.stack([stats[a].sum(axis=0), stats[b].sum(axis=0)]), options))
-m1, m2, m3 = st.columns(3)
-m1.metric(f"BLEU {a}", f"{score_a:.2f}")
-m2.metric(f"BLEU {b}", f"{score_b:.2f}")
-m3.metric("A − B", f"{score_a - score_b:+.2f}")
+st.subheader("Is the difference significant?")
+with st.spinner("Paired bootstrap and approximate randomization…"):
+    tests = _significance.pair_tests(data, a, b)
+found = tests[0]
+m1, m2, m3, m4 = st.columns(4)
+m1.metric(escape_markdown(f"BLEU {a} (A)"), SCORE.text(found.score_a))
+m2.metric(escape_markdown(f"BLEU {b} (B)"), SCORE.text(found.score_b))
+m3.metric("A − B", DELTA.text(found.delta), delta_arrow="off", delta_color="off",
+          delta=f"95% CI [{DELTA.text(found.low)}, {DELTA.text(found.high)}]")
+m4.metric("p-value (paired bootstrap)", P_VALUE.text(found.p_bootstrap), delta_arrow="off",
+          delta_color="off", delta=f"AR: {P_VALUE.text(found.p_ar)}")
+_tables.show(compare.paired_table(tests, a, b), compare.paired_columns(a, b), key="pair_tests")
+st.caption(escape_markdown(
+    f"A is the baseline, as in sacrebleu --paired-bs (p: {n_samples:,} bootstrap resamples) and "
+    f"--paired-ar ({_significance.n_samples('ar'):,} trials), seed 12345; the 95% interval of "
+    "A − B "
+    f"comes from the same bootstrap resamples. Significant: p < {ALPHA}. Add chrF, chrF++ or "
+    "TER under Also compute in the sidebar to test them too."))
+
+_explore.resample_note()
 
 st.subheader("Segments that decide the comparison")
 st.caption(escape_markdown(
-    f"swap: how {a}'s corpus BLEU changes if this one segment took {b}'s output (negative: "
-    f"{a}'s output is better there). loo: corpus BLEU without the segment, minus corpus BLEU. "
-    "All from sums of the statistics matrix, no rescoring."))
+    f"Swap to B: how {a}'s corpus BLEU changes if this one segment took {b}'s output "
+    f"(negative: {a}'s output is the better one there). Without it: corpus BLEU without the "
+    "segment, minus corpus BLEU. All from sums of the statistics matrix, no rescoring."))
 k = st.slider("Segments shown", 5, 100, 20, key="deciding_k")
-deciding = compare.deciding_segments(contrib, k)
-st.altair_chart(charts_segments.contribution_chart(deciding, a, b), key="contribution")
+deciding = compare.deciding_segments(compare.contributions(stats[a], stats[b], options), k)
+st.altair_chart(charts_segments.contribution_chart(deciding, a, b, systems), width="stretch",
+                key="contribution")
 shown = deciding.merge(table[["id", bleu_column(a), bleu_column(b), a, b]], on="id")
-st.dataframe(shown, hide_index=True, key="deciding_table",
-             column_config={c: st.column_config.NumberColumn(c, format="%.4f")
-                            for c in ("loo_a", "loo_b", "loo_gap", "swap")})
+sentence_help = "sentence BLEU (the smoothing chosen above)."
+numbers = [*list(compare.CONTRIBUTION_COLUMNS)[1:], bleu_column(a), bleu_column(b)]
+_tables.show(shown, {**compare.CONTRIBUTION_COLUMNS,
+                     bleu_column(a): Column(SCORE, f"{a}'s {sentence_help}"),
+                     bleu_column(b): Column(SCORE, f"{b}'s {sentence_help}"),
+                     a: Column(help=f"{a}'s output (A)."), b: Column(help=f"{b}'s output (B).")},
+             key="deciding_table", labels={bleu_column(a): "BLEU A", bleu_column(b): "BLEU B",
+                                           a: "A", b: "B"},
+             widths={"id": 56, **dict.fromkeys(numbers, _tables.NUMBER_WIDTH),
+                     **dict.fromkeys((a, b), _tables.text_width(
+                         2, 56 + len(numbers) * _tables.NUMBER_WIDTH))})
 
 st.subheader("N-grams that differ")
 diffs = _explore.ngram_differences(data, a, b)
-st.caption("Clipped matches summed over the corpus; pick a row to list the segments where "
-           "the two systems are credited differently for it.")
+st.caption("Clipped matches summed over the corpus. Click a row: the segments where the two "
+           "systems are credited differently for that n-gram are listed, the first one opened "
+           "below with the n-gram marked.")
+shown_columns = ["ngram", compare.MATCHED_A, compare.MATCHED_B, compare.DIFFERENCE]
 c1, c2 = st.columns(2)
-with c1:
-    st.markdown(f"**{escape_markdown(a)} matches more**")
-    pick_a = st.dataframe(diffs.a_better.drop(columns="segments"), hide_index=True,
-                          key="ngrams_a", on_select="rerun", selection_mode="single-row")
-with c2:
-    st.markdown(f"**{escape_markdown(b)} matches more**")
-    pick_b = st.dataframe(diffs.b_better.drop(columns="segments"), hide_index=True,
-                          key="ngrams_b", on_select="rerun", selection_mode="single-row")
+picks = {}
+for column, side, frame, name in ((c1, "a", diffs.a_better, a), (c2, "b", diffs.b_better, b)):
+    with column:
+        st.markdown(f"**{escape_markdown(name)} matches more**")
+        picks[side] = _tables.show(
+            frame.drop(columns="segments"), compare.NGRAM_COLUMNS, key=f"ngrams_{side}",
+            column_order=shown_columns, on_select="rerun", selection_mode="single-row",
+            widths={"ngram": 170, **dict.fromkeys(shown_columns[1:], _tables.NUMBER_WIDTH)})
 chosen = None
-if pick_a and pick_a.selection.rows:
-    chosen = diffs.a_better.iloc[pick_a.selection.rows[0]]
-elif pick_b and pick_b.selection.rows:
-    chosen = diffs.b_better.iloc[pick_b.selection.rows[0]]
+for side, frame in (("a", diffs.a_better), ("b", diffs.b_better)):
+    rows = picks[side].selection.rows if picks[side] else []
+    if rows and chosen is None:
+        chosen, where = frame.iloc[rows[0]], f"{side}_{rows[0]}"
 if chosen is not None:
-    rows = filter_segments(table, SegmentFilter(ids=tuple(chosen["segments"])))
-    st.markdown(f"Segments for “{escape_markdown(chosen['ngram'])}”: {len(rows)}")
-    st.dataframe(rows, hide_index=True, key="ngram_segments")
+    ngram, ids = chosen["ngram"], list(chosen["segments"])
+    st.markdown(escape_markdown(
+        f"“{ngram}” occurs {COUNT.text(chosen[compare.IN_A])} times in {a}, "
+        f"{COUNT.text(chosen[compare.IN_B])} in {b}; matched (clipped) "
+        f"{COUNT.text(chosen[compare.MATCHED_A])} and {COUNT.text(chosen[compare.MATCHED_B])} "
+        f"times; credited differently in {COUNT.text(len(ids))} segment(s). Click one to open "
+        "it below."))
+    streams = {"A": data.systems[a].segments, "B": data.systems[b].segments,
+               "reference": data.reference_streams[0]}
+    listing = concordance(ids, streams, ngram, options)
+    context = f"{CONTEXT} tokens either side of ⟦the n-gram⟧, as tokenized for BLEU."
+    picked = _tables.show(
+        listing, {"segment": Column(help="Segment number."),
+                  "A": Column(help=f"{a}'s output: {context}"),
+                  "B": Column(help=f"{b}'s output: {context}"),
+                  "reference": Column(help=f"The first reference: {context}")},
+        key=f"ngram_segments_{where}", on_select="rerun", selection_mode="single-row",
+        widths={"segment": 80, **dict.fromkeys(streams, _tables.text_width(3, 80, True))},
+        height=min(38 + 35 * len(ids), 320))
+    rows = picked.selection.rows if picked else []
+    segment = int(listing["segment"].iloc[rows[0] if rows else 0])
+    _explore.segment_detail(data, a, b, segment, sentence, "ngram", mark=ngram)
 
 st.subheader("Buckets")
 analysis = st.selectbox("Analysis", ("reference length", "length difference",
                                      "sentence BLEU", "word frequency"), key="bucket_analysis")
-frame = _explore.buckets(data, a, b, analysis, sentence, n_samples)
+frequency_file = None
 if analysis == "word frequency":
-    chart = charts_segments.bucket_chart(
-        frame, "Word F-measure by frequency in the reference (first reference)", "F-measure")
+    upload = st.file_uploader(
+        "Word frequencies (optional): compare-mt's format, one `word<TAB>count` a line",
+        type=["txt", "tsv", "freq", "counts"], key="frequency_upload",
+        help="Counts from the training data, as compare-mt's --freq_count_file; without it, "
+             "a word's frequency is counted in the first reference.")
+    if upload is not None:
+        try:
+            _explore.frequencies(upload.getvalue(), upload.name)
+            frequency_file = (upload.getvalue(), upload.name)
+        except InputError as error:
+            st.error(escape_markdown(f"{error} Frequencies are counted in the reference "
+                                     "instead."))
+frame = _explore.buckets(data, a, b, analysis, sentence, n_samples, frequency_file)
+if analysis == "word frequency":
+    where = "the training data" if frequency_file is not None else "the first reference"
+    chart = charts_segments.bucket_chart(frame, f"Word F-measure by frequency in {where}",
+                                         "F-measure", systems)
 else:
-    chart = charts_segments.bucket_chart(frame, f"BLEU by {analysis}")
+    chart = charts_segments.bucket_chart(frame, f"BLEU by {analysis}", systems=systems)
 st.altair_chart(chart, key="bucket_chart")
-st.caption(f"Error bars: 95% bootstrap interval ({n_samples} resamples of each bucket).")
+st.caption(f"Error bars: 95% bootstrap interval ({n_samples:,} resamples of each bucket); "
+           "bars below: each bucket's size. Empty buckets are left out.")
 
 docs = _explore.documents(data)
 if docs is not None:
     st.subheader("Documents")
     per_doc = compare.document_scores({a: stats[a], b: stats[b]}, docs, options)
-    st.altair_chart(charts_segments.document_chart(per_doc, a, b), key="document_chart")
-    st.dataframe(per_doc, hide_index=True, key="document_table")
+    st.altair_chart(charts_segments.document_chart(per_doc, a, b, systems), width="stretch",
+                    key="document_chart")
+    _tables.show(per_doc, {"segments": Column(COUNT, "Segments in the document."),
+                           "first": Column(help="Its first segment's number."),
+                           a: Column(SCORE, f"Corpus BLEU of {a} on the document."),
+                           b: Column(SCORE, f"Corpus BLEU of {b} on the document.")},
+                 key="document_table")
 
 st.subheader("One segment")
 first = int(deciding["id"].iloc[0]) if len(deciding) else 1

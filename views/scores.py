@@ -6,12 +6,15 @@ from bleu import charts
 from bleu.analysis import correlation
 from bleu.analysis.escaping import escape_markdown
 from bleu.analysis.external import Matching, parse_scores, suggest_aliases
+from bleu.analysis.formatting import CORRELATION, COUNT, Column
 from bleu.analysis.metric_scores import HIGHER_IS_BETTER
 from bleu.analysis.mqm import MQM_ALIASES
 from bleu.errors import InputError
-from views import _compute, _metrics, _session, _state
+from views import _compute, _metrics, _session, _state, _tables
 
 NOT_LOADED = "(leave out)"
+#: below this many systems a system-level correlation gets a caveat
+MIN_SYSTEMS = 5
 
 data = _session.dataset()
 st.title("Metrics & human scores")
@@ -89,9 +92,20 @@ for metric, by_system in metric_scores.items():
 for metric, by_system in corpus.items():
     rows.append(correlation.system_correlation(metric, by_system, external))
 table = correlation.correlation_table(rows)
-st.dataframe(table, hide_index=True, key="correlations", column_config={
-    name: st.column_config.NumberColumn(name, format="%.3f")
-    for name in ("Pearson", "Spearman", "Kendall")})
+_tables.show(table, {"level": Column(help="segment: every rated (system, segment) pair, pooled; "
+                                          "system: one point per system."),
+                     "n": Column(COUNT, "Points correlated."),
+                     **{name: Column(CORRELATION, f"{name} correlation coefficient"
+                                     + (" (tau-b)." if name == "Kendall" else "."))
+                        for name in ("Pearson", "Spearman", "Kendall")}},
+             key="correlations")
+thin = sorted(set(table.loc[(table["level"] == "system") & (table["n"] < MIN_SYSTEMS), "n"]))
+if thin:
+    st.warning(escape_markdown(
+        f"System-level correlations here come from {' or '.join(map(str, thin))} systems: with "
+        f"fewer than {MIN_SYSTEMS}, one system can flip the sign, and no coefficient is "
+        "meaningful (with 3 systems Kendall can only be -1, -1/3, 1/3 or 1). Read the "
+        "segment-level rows, or add systems."))
 lower = [metric for metric in metric_scores if not HIGHER_IS_BETTER.get(metric, True)]
 st.caption(escape_markdown(
     f"Segment level: pooled over every rated (system, segment) pair; system level: corpus "

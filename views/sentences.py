@@ -1,39 +1,52 @@
-"""Sentence explorer: every segment with sentence BLEU, filters, distributions, one segment open."""
+"""Sentence explorer: every segment with sentence BLEU, filters, distributions, one segment open.
+
+Laid out to fit a 1400 px window without scrolling sideways: one line on mean versus corpus
+BLEU (the why in an expander), the histograms as small panels beside the scatter, the table with
+the pair's columns only (every column is in the CSV and searchable).
+"""
 
 import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.formatting import COUNT, SCORE, Column
 from bleu.analysis.segments import (
     DIFF,
+    DOCUMENT,
+    ID,
     REF_LEN,
     SegmentFilter,
     bleu_column,
     filter_segments,
     length_column,
     mean_versus_corpus,
+    table_columns,
     table_csv,
 )
 from bleu.charts import segments as charts_segments
 from bleu.errors import InputError
-from views import _compute, _explore, _metrics, _session, _state
+from views import _compute, _explore, _metrics, _session, _state, _tables
 
 data = _session.dataset()
 st.title("Sentences")
 a, b = _explore.pair_picker("sentences", list(data.systems))
 sentence = _explore.sentence_smoothing()
-table = _metrics.extra_columns(_explore.table(data, sentence, (a, b)), data, (a, b))
+base = _explore.table(data, sentence, (a, b))
+table = _metrics.extra_columns(base, data, (a, b))
 stats = _compute.system_stats(data, _state.options())
 
-for name in dict.fromkeys((a, b)):
-    note = mean_versus_corpus(name, stats[name], _state.options(), sentence)
-    st.info(escape_markdown(note.text()), icon=":material/functions:")
+notes = [mean_versus_corpus(name, stats[name], _state.options(), sentence)
+         for name in dict.fromkeys((a, b))]
+st.caption(escape_markdown("; ".join(note.summary() for note in notes) + "."))
+with st.expander("Why the mean of sentence BLEU is not corpus BLEU"):
+    for note in notes:
+        st.markdown(escape_markdown(note.text()))
 
 left, right = st.columns(2)
 with left:
     st.altair_chart(charts_segments.histogram_chart(table, list(data.systems)), key="histogram")
 with right:
     event = st.altair_chart(charts_segments.scatter_chart(table, a, b), key="scatter",
-                            on_select="rerun")
+                            on_select="rerun", width="stretch")
 picked = [int(point["id"]) for point in
           (event.selection.get(charts_segments.SEGMENT_SELECTION, []) if event else [])
           if "id" in point]
@@ -72,12 +85,28 @@ except InputError as error:
     shown = table.iloc[0:0]
 if picked:
     st.caption(f"{len(picked)} segment(s) selected on the scatter; double-click it to clear.")
-st.caption(f"{len(shown):,} of {len(table):,} segments")
-number = st.column_config.NumberColumn
-selected = st.dataframe(
-    shown, hide_index=True, key="segments_table", on_select="rerun",
-    selection_mode="single-row",
-    column_config={column: number(column, format="%.2f") for column in score_columns},
+columns = table_columns(table, (a, b))
+columns.update({column: Column(SCORE, "Sentence score from the metric or file named.")
+                for column in table.columns if column not in base.columns})
+texts = [column for column, spec in columns.items()
+         if spec.format is None and column not in (ID, DOCUMENT)]
+references = [column for column in texts if column.startswith("reference")]
+shown_texts = st.multiselect(
+    "Text columns", texts, default=[*references[:1], *dict.fromkeys((a, b))],
+    key="segments_text_columns",
+    help="The texts the table shows (all of them are in the CSV and searched by default).")
+numbers = [*dict.fromkeys((bleu_column(a), bleu_column(b), DIFF)),
+           *(column for column in table.columns if column not in base.columns)]
+st.caption(f"{COUNT.text(len(shown))} of {COUNT.text(len(table))} segments.")
+selected = _tables.show(
+    shown, columns, key="segments_table", on_select="rerun", selection_mode="single-row",
+    column_order=[ID, *([DOCUMENT] if DOCUMENT in table.columns else []), *shown_texts,
+                  *numbers],
+    labels={bleu_column(a): "BLEU A", bleu_column(b): "BLEU B"},
+    widths={ID: 56, DOCUMENT: 100, **dict.fromkeys(numbers, _tables.NUMBER_WIDTH),
+            **dict.fromkeys(shown_texts, _tables.text_width(
+                len(shown_texts), 56 + len(numbers) * _tables.NUMBER_WIDTH
+                + 100 * (DOCUMENT in table.columns), selectable=True))},
 )
 st.download_button("Filtered rows (CSV)", table_csv(shown), "segments.csv", "text/csv",
                    key="download_segments", on_click="ignore")

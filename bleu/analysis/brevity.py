@@ -21,6 +21,8 @@ from ..errors import UnknownOptionError
 from ..metrics.bleu import BLEU, References
 from ..metrics.bleu_engine import tokenize_line
 from ..metrics.bleu_score import BLEUOptions, brevity_penalty, score_from_stats
+from ..metrics.explain import explain
+from .teaching import BrevityStep, brevity_step
 
 #: default what-if sweep: -50 % .. +50 % in steps of 5
 SWEEP = tuple(range(-50, 55, 5))
@@ -55,6 +57,26 @@ def positions_from_stats(stats: Mapping[str, np.ndarray], options: BLEUOptions,
         s = score_from_stats(np.asarray(matrix).sum(axis=0), options)
         out.append(SystemLength(name, s.sys_len, s.ref_len, s.ratio, s.bp, s.score))
     return tuple(out)
+
+
+def zoom_window(positions: Sequence[SystemLength], *, margin: float = 0.15,
+                min_width: float = 0.04) -> tuple[float, float]:
+    """The c/r range to zoom the BP curve to: the systems' ratios with ``margin`` of their
+    spread on each side, at least ``min_width`` wide (corpus ratios often differ by < 0.05).
+    When every system is within 0.1 of 1 the window also holds 1, where the curve bends."""
+    ratios = [p.ratio for p in positions] or [1.0]
+    if all(abs(r - 1) <= 0.1 for r in ratios):
+        ratios.append(1.0)
+    low, high = min(ratios), max(ratios)
+    pad = max((high - low) * margin, (min_width - (high - low)) / 2, 0.0)
+    return low - pad, high + pad
+
+
+def sentence_brevity(hypothesis: str, references: Sequence[str | None], *,
+                     tokenize: str = "13a", lowercase: bool = False) -> BrevityStep:
+    """c, r, BP and the reason for one sentence, exactly as sentence BLEU computes them."""
+    return brevity_step(explain(hypothesis, references, tokenize=tokenize, lowercase=lowercase,
+                                max_ngram_order=1))
 
 
 def _pretokenize(lines: Sequence[str | None], options: BLEUOptions) -> list[list[str] | None]:

@@ -1,8 +1,11 @@
-"""What decides system A versus system B: contributions, n-gram differences, buckets, documents.
+"""What decides system A versus system B: paired tests, contributions, n-gram differences,
+buckets, documents.
 
 Everything BLEU-valued is a sum of statistics-matrix rows scored with ``scores_from_stats``:
 leaving a segment out subtracts its row, swapping in B's output adds B's row instead, and a
 bucket or a document is the sum of its rows. N-gram and word counts use integer ids and numpy.
+The paired tests work for any metric's statistics (``StatsScorer``): the difference's interval
+is a bootstrap of A − B on the very resamples of the paired bootstrap (same seed).
 """
 
 from __future__ import annotations
@@ -14,9 +17,18 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LengthMismatchError
+from ..metrics.base import StatsScorer
 from ..metrics.bleu_engine import words
 from ..metrics.bleu_score import BLEUOptions, scores_from_stats
-from ..metrics.significance import bootstrap_ci_from_stats
+from ..metrics.significance import (
+    DEFAULT_SAMPLES,
+    as_scorer,
+    bootstrap_ci_from_stats,
+    paired_ar_from_stats,
+    paired_bootstrap_from_stats,
+)
+from .formatting import COUNT, DELTA, P_VALUE, SCORE, Column
+from .ranking import ALPHA
 
 _SHIFT = np.int64(32)
 _LOW = np.int64((1 << 32) - 1)
@@ -26,6 +38,30 @@ LENGTH_CUTOFFS = (10, 20, 30, 40, 50, 60)
 LENGTH_DIFF_CUTOFFS = (-20, -10, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 11, 21)
 SENTENCE_BLEU_CUTOFFS = (10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0)
 FREQUENCY_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
+
+#: the contribution table's columns (``contributions``)
+LOO_A, LOO_B, LOO_GAP, SWAP = "A without it", "B without it", "gap change", "swap to B"
+CONTRIBUTION_COLUMNS = {
+    "id": Column(help="Segment number (1-based line number)."),
+    LOO_A: Column(DELTA, "A's corpus BLEU without this segment, minus A's corpus BLEU."),
+    LOO_B: Column(DELTA, "B's corpus BLEU without this segment, minus B's corpus BLEU."),
+    LOO_GAP: Column(DELTA, "How the gap A − B changes without this segment (A without it − "
+                           "B without it)."),
+    SWAP: Column(DELTA, "How A's corpus BLEU changes if this one segment took B's output "
+                        "(negative: A's output is the better one there)."),
+}
+#: the n-gram tables' columns (``ngram_differences``)
+MATCHED_A, MATCHED_B, DIFFERENCE, IN_A, IN_B = ("matched A", "matched B", "difference",
+                                                 "in A", "in B")
+NGRAM_COLUMNS = {
+    "ngram": Column(help="The n-gram, as tokenized for BLEU."),
+    "order": Column(help="n: words in the n-gram."),
+    MATCHED_A: Column(COUNT, "Clipped matches credited to A, summed over the segments."),
+    MATCHED_B: Column(COUNT, "Clipped matches credited to B, summed over the segments."),
+    DIFFERENCE: Column(COUNT, "matched A − matched B."),
+    IN_A: Column(COUNT, "Occurrences in A's output, matched or not."),
+    IN_B: Column(COUNT, "Occurrences in B's output, matched or not."),
+}
 
 
 def _check_pair(stats_a: np.ndarray, stats_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -42,9 +78,10 @@ def contributions(stats_a: np.ndarray, stats_b: np.ndarray, options: BLEUOptions
                   ) -> pd.DataFrame:
     """Per segment: corpus BLEU change when it is left out, and A's change when it takes B's output.
 
-    Columns: ``id`` (1-based), ``loo_a`` and ``loo_b`` (BLEU without the segment minus BLEU),
-    ``loo_gap`` (change of A − B when the segment is left out), ``swap`` (A's BLEU with this
-    segment from B, minus A's BLEU: negative where A's output is the better one).
+    Columns (``CONTRIBUTION_COLUMNS``): ``id`` (1-based), ``LOO_A`` and ``LOO_B`` (BLEU without
+    the segment minus BLEU), ``LOO_GAP`` (change of A − B when the segment is left out),
+    ``SWAP`` (A's BLEU with this segment from B, minus A's BLEU: negative where A's output is
+    the better one).
     """
     stats_a, stats_b = _check_pair(stats_a, stats_b)
     total_a, total_b = stats_a.sum(axis=0), stats_b.sum(axis=0)
@@ -53,17 +90,141 @@ def contributions(stats_a: np.ndarray, stats_b: np.ndarray, options: BLEUOptions
     loo_b = scores_from_stats(total_b[None, :] - stats_b, options) - base_b
     swap = scores_from_stats(total_a[None, :] - stats_a + stats_b, options) - base_a
     return pd.DataFrame({
-        "id": np.arange(1, len(stats_a) + 1), "loo_a": loo_a, "loo_b": loo_b,
-        "loo_gap": loo_a - loo_b, "swap": swap,
+        "id": np.arange(1, len(stats_a) + 1), LOO_A: loo_a, LOO_B: loo_b,
+        LOO_GAP: loo_a - loo_b, SWAP: swap,
     })
 
 
-def deciding_segments(frame: pd.DataFrame, k: int = 20, by: str = "swap") -> pd.DataFrame:
+def deciding_segments(frame: pd.DataFrame, k: int = 20, by: str = SWAP) -> pd.DataFrame:
     """The ``k`` segments whose ``by`` column (default: swap delta) is largest in absolute value."""
     if by not in frame.columns:
         raise InputError(f"Cannot rank by {by!r}: the columns are {', '.join(frame.columns)}.")
     order = np.argsort(-np.abs(frame[by].to_numpy()), kind="stable")[:k]
     return frame.iloc[order]
+
+
+# --- paired tests ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DifferenceScorer:
+    """A metric's score of A minus its score of B, from both statistics side by side (each row
+    ``[A's row | B's row]``): a bootstrap of it is the interval of the difference."""
+
+    inner: StatsScorer
+
+    @property
+    def name(self) -> str:
+        return f"{self.inner.name} A − B"
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.inner.higher_is_better
+
+    @property
+    def integer_stats(self) -> bool:
+        return self.inner.integer_stats
+
+    @property
+    def columns(self) -> int:
+        return 2 * self.inner.columns
+
+    def score(self, sums: np.ndarray) -> float:
+        k = self.inner.columns
+        return self.inner.score(sums[:k]) - self.inner.score(sums[k:])
+
+    def scores(self, sums: np.ndarray) -> np.ndarray:
+        k = self.inner.columns
+        return self.inner.scores(sums[:, :k]) - self.inner.scores(sums[:, k:])
+
+    def resample_scores(self, sums: np.ndarray) -> np.ndarray:
+        k = self.inner.columns
+        return self.inner.resample_scores(sums[:, :k]) - self.inner.resample_scores(sums[:, k:])
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """A against B on one metric: both scores, A − B with the 95% bootstrap interval of the
+    difference, and the p-values of the paired bootstrap and of approximate randomization
+    (sacrebleu's ``--paired-bs`` and ``--paired-ar`` with A as the baseline)."""
+
+    metric: str
+    higher_is_better: bool
+    score_a: float
+    score_b: float
+    low: float
+    high: float
+    p_bootstrap: float
+    p_ar: float
+    n_bootstrap: int
+    n_ar: int
+    seed: int
+
+    @property
+    def delta(self) -> float:
+        return self.score_a - self.score_b
+
+    def verdict(self, a: str = "A", b: str = "B", alpha: float = ALPHA) -> str:
+        """Which system is better, and by which tests (p < ``alpha``), or "not significant"."""
+        tests = [name for name, p in (("bootstrap", self.p_bootstrap), ("AR", self.p_ar))
+                 if p < alpha]
+        if not tests:
+            return "not significant"
+        a_ahead = self.delta > 0 if self.higher_is_better else self.delta < 0
+        winner = a if a_ahead else b
+        return f"{winner} better" + ("" if len(tests) == 2 else f" ({tests[0]} only)")
+
+
+def paired_comparison(stats_a: np.ndarray, stats_b: np.ndarray,
+                      metric: BLEUOptions | StatsScorer, *, n_bootstrap: int = 1000,
+                      n_ar: int = DEFAULT_SAMPLES["ar"], seed: int = 12345) -> PairedComparison:
+    """Test A against B on one metric (BLEU's options or any ``StatsScorer``).
+
+    The p-values are those of ``paired_bootstrap_from_stats`` and ``paired_ar_from_stats``
+    with A as the baseline; the interval of A − B comes from the same bootstrap resamples.
+    """
+    scorer = as_scorer(metric)
+    stats_a, stats_b = _check_pair(stats_a, stats_b)
+    pair = {"A": stats_a, "B": stats_b}
+    bootstrap = paired_bootstrap_from_stats(pair, scorer, baseline="A", n_samples=n_bootstrap,
+                                            seed=seed)
+    randomized = paired_ar_from_stats(pair, scorer, baseline="A", n_samples=n_ar, seed=seed)
+    difference = bootstrap_ci_from_stats(np.hstack([stats_a, stats_b]),
+                                         DifferenceScorer(scorer), n_samples=n_bootstrap,
+                                         seed=seed)
+    return PairedComparison(
+        metric=scorer.name, higher_is_better=scorer.higher_is_better,
+        score_a=bootstrap["A"].score, score_b=bootstrap["B"].score,
+        low=float(difference.low), high=float(difference.high),
+        p_bootstrap=float(bootstrap["B"].p_value), p_ar=float(randomized["B"].p_value),
+        n_bootstrap=n_bootstrap, n_ar=n_ar, seed=seed)
+
+
+def paired_columns(a: str, b: str) -> dict[str, Column]:
+    """How ``paired_table``'s columns are shown: format and help."""
+    return {
+        "metric": Column(help="TER: lower is better; the others: higher is better."),
+        a: Column(SCORE, f"Corpus score of {a} (A)."),
+        b: Column(SCORE, f"Corpus score of {b} (B)."),
+        "A − B": Column(DELTA, "Score of A minus score of B."),
+        "95% CI": Column(help="95% bootstrap interval of A − B (the paired bootstrap's "
+                              "resamples)."),
+        "p (bootstrap)": Column(P_VALUE, "Paired bootstrap resampling (Koehn 2004), as "
+                                         "sacrebleu --paired-bs."),
+        "p (AR)": Column(P_VALUE, "Approximate randomization (Riezler & Maxwell 2005), as "
+                                  "sacrebleu --paired-ar."),
+        "verdict": Column(help=f"Which system is better at p < {ALPHA}, and by which tests."),
+    }
+
+
+def paired_table(results: Sequence[PairedComparison], a: str, b: str) -> pd.DataFrame:
+    """One row per metric: both scores, A − B with its 95% interval, both p-values, verdict."""
+    rows = [{"metric": found.metric, a: found.score_a, b: found.score_b, "A − B": found.delta,
+             "95% CI": f"[{DELTA.text(found.low)}, {DELTA.text(found.high)}]",
+             "p (bootstrap)": found.p_bootstrap, "p (AR)": found.p_ar,
+             "verdict": found.verdict(a, b)}
+            for found in results]
+    return pd.DataFrame(rows, columns=list(paired_columns(a, b)))
 
 
 # --- n-gram differences -------------------------------------------------------------------
@@ -103,9 +264,10 @@ def _lookup(keys: np.ndarray, table_keys: np.ndarray, table_values: np.ndarray) 
 class NgramDifferences:
     """N-grams credited more often in A than in B (``a_better``) and the reverse (``b_better``).
 
-    Columns: ``ngram``, ``order``, ``matched_a``, ``matched_b`` (clipped matches summed over
-    segments), ``diff`` (matched_a − matched_b), ``count_a``, ``count_b`` (occurrences in each
-    output), ``segments`` (1-based ids of the segments where A and B are credited differently).
+    Columns (``NGRAM_COLUMNS``): ``ngram``, ``order``, ``MATCHED_A``, ``MATCHED_B`` (clipped
+    matches summed over segments), ``DIFFERENCE`` (matched A − matched B), ``IN_A``, ``IN_B``
+    (occurrences in each output), ``segments`` (1-based ids of the segments where A and B are
+    credited differently).
     """
 
     a_better: pd.DataFrame
@@ -172,10 +334,11 @@ def ngram_differences(hyps_a: Sequence[str], hyps_b: Sequence[str],
     table = pd.concat(rows, ignore_index=True)
     table["ngram"] = [_gram_text(int(g), n, vocabulary, parents)
                       for g, n in zip(table["gram"], table["order"], strict=True)]
-    table = table.drop(columns="gram")[
-        ["ngram", "order", "matched_a", "matched_b", "diff", "count_a", "count_b", "segments"]]
-    a_better = table[table["diff"] > 0].sort_values(["diff", "order"], ascending=[False, True])
-    b_better = table[table["diff"] < 0].sort_values(["diff", "order"], ascending=[True, True])
+    table = table.drop(columns="gram")[[*NGRAM_COLUMNS, "segments"]]
+    a_better = table[table[DIFFERENCE] > 0].sort_values([DIFFERENCE, "order"],
+                                                        ascending=[False, True])
+    b_better = table[table[DIFFERENCE] < 0].sort_values([DIFFERENCE, "order"],
+                                                        ascending=[True, True])
     return NgramDifferences(a_better.head(top).reset_index(drop=True),
                             b_better.head(top).reset_index(drop=True))
 
@@ -200,10 +363,10 @@ def _order_frame(n: int, keys_a: np.ndarray, count_a: np.ndarray, credit_a: np.n
     for g, s in zip(gram[differs], keys[differs] >> _SHIFT, strict=True):
         segments[int(g)].append(int(s) + 1)
     return pd.DataFrame({
-        "gram": chosen, "order": n, "matched_a": matched_a[chosen],
-        "matched_b": matched_b[chosen], "diff": diff[chosen],
-        "count_a": np.bincount(gram, weights=occ_a, minlength=size)[chosen].astype(np.int64),
-        "count_b": np.bincount(gram, weights=occ_b, minlength=size)[chosen].astype(np.int64),
+        "gram": chosen, "order": n, MATCHED_A: matched_a[chosen],
+        MATCHED_B: matched_b[chosen], DIFFERENCE: diff[chosen],
+        IN_A: np.bincount(gram, weights=occ_a, minlength=size)[chosen].astype(np.int64),
+        IN_B: np.bincount(gram, weights=occ_b, minlength=size)[chosen].astype(np.int64),
         "segments": [tuple(segments[int(g)]) for g in chosen],
     })
 

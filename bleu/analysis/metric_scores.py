@@ -14,7 +14,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from ..errors import UnknownOptionError
 from ..metrics.base import SignificanceResult, StatsScorer
@@ -97,22 +96,3 @@ def significance(scores: MetricScores, *, baseline: str | None = None, n_samples
     return {system: replace(bootstrap_ci_from_stats(matrix, scores.scorer, n_samples=n_samples,
                                                     seed=seed), name=system)
             for system, matrix in scores.stats.items()}
-
-
-def significance_table(found: Mapping[str, Mapping[str, SignificanceResult]]) -> pd.DataFrame:
-    """One row per system: each metric's score, bootstrap mean (``μ``), 95% CI half-width
-    (``±``) and p-value against the baseline (``p``); what the dashboard and the report show."""
-    systems = list(dict.fromkeys(name for by_system in found.values() for name in by_system))
-    rows = []
-    for system in systems:
-        row: dict[str, object] = {"system": system}
-        for metric, by_system in found.items():
-            result = by_system.get(system)
-            if result is None:
-                continue
-            row[metric] = result.score
-            row[f"{metric} μ"] = result.mean
-            row[f"{metric} ±"] = result.ci
-            row[f"{metric} p"] = result.p_value
-        rows.append(row)
-    return pd.DataFrame(rows)

@@ -1,6 +1,8 @@
 """A self-contained HTML report of the corpus dashboard for a paper's appendix: no CDN, no network.
 
-The tables are HTML-escaped; the charts are ``bleu.charts.dashboard`` rendered by vega-embed,
+The tables are the dashboard's (best first, rank, difference to the baseline), numbers written
+by the app's rule (``bleu.analysis.formatting``) and HTML-escaped; the charts are
+``bleu.charts.dashboard`` rendered by vega-embed,
 whose JavaScript bundle (from vl-convert, as Altair's ``inline=True`` uses it) is inlined in the
 file, drawn as SVG. The chart spec is embedded with every ``<`` escaped, so text in it (system
 names) can never close the script.
@@ -18,9 +20,17 @@ import vl_convert
 
 from .. import charts
 from .._version import __version__
-from .dashboard import Dashboard, results_table
 from ..metrics.base import SignificanceResult
-from .metric_scores import HIGHER_IS_BETTER, significance_table
+from .dashboard import (
+    MEAN_COLUMN,
+    Dashboard,
+    comparison_columns,
+    comparison_table,
+    results_table,
+    table_columns,
+)
+from .formatting import Column, text_frame
+from .metric_scores import HIGHER_IS_BETTER
 
 _STYLE = """<style>
   body { font-family: system-ui, sans-serif; margin: 2em; }
@@ -31,36 +41,41 @@ _STYLE = """<style>
 """
 
 
-def _table_html(frame: pd.DataFrame) -> str:
-    return frame.to_html(index=False, escape=True, classes="scores", border=0,
-                         float_format=lambda value: f"{value:.4g}" if abs(value) < 1 else
-                         f"{value:.2f}", na_rep="")
+def _table_html(frame: pd.DataFrame, columns: Mapping[str, Column]) -> str:
+    shown = text_frame(frame.drop(columns=[MEAN_COLUMN]), columns)
+    return shown.to_html(index=False, escape=True, classes="scores", border=0)
 
 
 def html_report(results: Dashboard, *, title: str = "BLEU Explorer report",
                 data_label: str = "", other: Mapping[str, Mapping[str, SignificanceResult]]
-                | None = None, signatures: Mapping[str, str] | None = None) -> str:
+                | None = None, signatures: Mapping[str, str] | None = None,
+                ranks: Mapping[str, Mapping[str, str]] | None = None) -> str:
     """The dashboard as one HTML file: scores, signatures and charts, all inlined.
 
     ``other``: chrF/chrF++/TER significance by metric and system (``metric_scores``); their
-    sacrebleu signatures go in ``signatures`` (metric -> signature).
+    sacrebleu signatures go in ``signatures`` (metric -> signature), their ranks (all-pairs
+    clusters, ``AllPairs.ranks``) in ``ranks`` (metric -> system -> rank).
     """
     spec = json.dumps(charts.dashboard(results, other).to_dict()).replace("<", "\\u003c")
     parts = [f"<h1>{html.escape(title)}</h1>"]
     if data_label:
-        parts.append(f"<p>{html.escape(data_label)}: {len(results.systems)} systems, "
+        parts.append(f"<p>{html.escape(data_label)}: {len(results.scores)} systems, "
                      f"{results.n_refs} reference(s), {results.n_segments:,} segments.</p>")
-    parts += ["<h2>BLEU</h2>", _table_html(results_table(results)),
-              f"<p>Signature: <code>{html.escape(results.signature)}</code></p>"]
+    order = results.options.max_ngram_order
+    parts += ["<h2>BLEU</h2>", _table_html(results_table(results), table_columns(order)),
+              f"<p>Signature: <code>{html.escape(results.bootstrap_signature)}</code></p>"]
     if results.baseline is not None:
         parts.append(f"<p>p-values: paired bootstrap against {html.escape(results.baseline)} "
-                     f"({results.n_samples} resamples, seed {results.seed}).</p>")
-    if other:
-        parts += ["<h2>chrF, chrF++ and TER</h2>", _table_html(significance_table(other))]
-        for metric, signature in (signatures or {}).items():
-            direction = "higher" if HIGHER_IS_BETTER.get(metric, True) else "lower"
-            parts.append(f"<p>{html.escape(metric)} ({direction} is better): "
-                         f"<code>{html.escape(signature)}</code></p>")
+                     f"({results.n_samples} resamples, seed {results.seed}). Rank: WMT's "
+                     "clusters from the paired bootstrap of every pair, Holm-corrected.</p>")
+    for metric, found in (other or {}).items():
+        higher = HIGHER_IS_BETTER.get(metric, True)
+        table = comparison_table(found, metric=metric, higher_is_better=higher,
+                                 baseline=results.baseline, ranks=(ranks or {}).get(metric))
+        parts += [f"<h2>{html.escape(metric)} ({'higher' if higher else 'lower'} is better)</h2>",
+                  _table_html(table, comparison_columns(metric, higher))]
+        if metric in (signatures or {}):
+            parts.append(f"<p>Signature: <code>{html.escape(signatures[metric])}</code></p>")
     parts += ["<h2>Charts</h2>"]
     footer = (f"<p><small>Made with bleu-explorer {__version__}; scores as sacrebleu computes "
               f"them.</small></p>")

@@ -17,6 +17,8 @@ import pandas as pd
 from ..errors import InputError, LengthMismatchError
 from ..metrics.bleu_engine import words
 from ..metrics.bleu_score import BLEUOptions, score_from_stats, scores_from_stats
+from .escaping import safe_csv
+from .formatting import COUNT, DELTA, SCORE, Column
 
 ID = "id"
 DOCUMENT = "document"
@@ -133,6 +135,27 @@ def sentence_table(systems: Mapping[str, Sequence[str]],
     return pd.DataFrame(columns)
 
 
+def table_columns(table: pd.DataFrame, pair: tuple[str, str]) -> dict[str, Column]:
+    """How the sentence table's columns are shown, for the pair (A, B) on screen: ids and texts
+    (every system's output), A's and B's sentence BLEU and length, B − A."""
+    a, b = pair
+    columns = {ID: Column(help="Segment number (1-based line number)."),
+               DOCUMENT: Column(help="Document id."),
+               SOURCE: Column(help="Source text.")}
+    columns.update({name: Column(help="Reference text.") for name in table.columns
+                    if name.startswith("reference")})
+    columns.update({name: Column(help=f"{name}'s output.") for name in table.columns
+                    if bleu_column(name) in table.columns})
+    for name in dict.fromkeys(pair):
+        columns[bleu_column(name)] = Column(SCORE, f"Sentence BLEU of {name} (sacrebleu's "
+                                                   "sentence_bleu: effective order).")
+    columns[DIFF] = Column(DELTA, f"Sentence BLEU of {b} minus that of {a}.")
+    columns[REF_LEN] = Column(COUNT, "Tokens in the segment's first reference.")
+    for name in dict.fromkeys(pair):
+        columns[length_column(name)] = Column(COUNT, f"Tokens in {name}'s output.")
+    return {name: column for name, column in columns.items() if name in table.columns}
+
+
 @dataclass(frozen=True)
 class SegmentFilter:
     """What to keep: ranges are inclusive; ``query`` is searched in ``search_columns``.
@@ -215,8 +238,9 @@ def filter_segments(table: pd.DataFrame, spec: SegmentFilter) -> pd.DataFrame:
 
 
 def table_csv(table: pd.DataFrame) -> bytes:
-    """The rows as UTF-8 CSV with a header, for the download button."""
-    return table.to_csv(index=False).encode("utf-8")
+    """The rows as UTF-8 CSV with a header, for the download button; text that a spreadsheet
+    would run as a formula is neutralised (``escaping.safe_csv``)."""
+    return safe_csv(table).encode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -231,15 +255,22 @@ class MeanVersusCorpus:
     max_order: int
     smooth_method: str
 
+    def summary(self) -> str:
+        """One line with the two numbers (plain text)."""
+        return (f"{self.system}: mean of sentence BLEU {SCORE.text(self.mean_sentence_bleu)}, "
+                f"corpus BLEU {SCORE.text(self.corpus_bleu)}")
+
     def text(self) -> str:
         """Plain-text explanation with the numbers (no markdown)."""
         return (
-            f"The mean of sentence BLEU for {self.system} is {self.mean_sentence_bleu:.2f}, but "
-            f"its corpus BLEU is {self.corpus_bleu:.2f}. Corpus BLEU first sums the n-gram "
-            f"matches, n-gram totals and lengths over all {self.segments} segments and divides "
+            f"The mean of sentence BLEU for {self.system} is "
+            f"{SCORE.text(self.mean_sentence_bleu)}, but its corpus BLEU is "
+            f"{SCORE.text(self.corpus_bleu)}. Corpus BLEU first sums the n-gram matches, n-gram "
+            f"totals and lengths over all {COUNT.text(self.segments)} segments and divides "
             "once (a sum of counts), so long segments weigh more and the brevity penalty applies "
             "to the whole corpus. The mean averages one ratio per segment instead, each smoothed "
-            f"({self.smooth_method}): {self.without_top_match} segments have no matching "
+            f"({self.smooth_method}): {COUNT.text(self.without_top_match)} segments have no "
+            "matching "
             f"{self.max_order}-gram and would score 0 without smoothing."
         )
 

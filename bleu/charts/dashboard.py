@@ -1,30 +1,42 @@
 """The corpus dashboard's charts: scores by system in, ``alt.Chart`` out.
 
-Each builder takes scores by system name (``BLEUScore``, with ``mean``/``ci`` where a bootstrap
-ran), builds a tidy DataFrame and returns a chart. ``to_png``/``to_svg`` export one offline;
-``dashboard(results)`` is the corpus dashboard as one chart.
+Differences of a point or two between systems are what a dashboard has to show, so scores are
+dots with their 95% bootstrap intervals on axes zoomed to the scores, never bars from 0; systems
+are listed best first, each in its colour from ``bleu.charts.palette`` (the same in the app and
+in ``to_png``/``to_svg``). ``pairs_chart`` draws an all-pairs comparison
+(``bleu.analysis.ranking``); ``dashboard(results)`` is the corpus dashboard as one chart.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import altair as alt
 import pandas as pd
 import vl_convert
 
 from ..analysis.dashboard import Dashboard, log_decomposition
+from ..analysis.formatting import COUNT, DELTA, P_VALUE, PRECISION, RATIO, SCORE
+from ..analysis.ranking import METHODS, AllPairs
 from ..metrics.base import SignificanceResult
 from ..metrics.bleu_score import BLEUOptions, BLEUScore
 from .metrics import metrics_chart
+from .palette import NOT_SIGNIFICANT, system_color
 
 Scores = Mapping[str, BLEUScore]
+#: height of one system's row in the dot plots
+ROW = 22
+#: the plot width of one n-gram order's panel (four fit half of a wide page)
+PANEL_WIDTH = 70
+#: the all-pairs matrix: cell size, and the fills of a significant difference for and against
+#: the row system (light, so that the numbers on them stay readable)
+CELL = 48
+ROW_BETTER_FILL, ROW_WORSE_FILL = "#a5d6a7", "#ef9a9a"
 
 
-def _system_color(systems: list[str]) -> alt.Color:
-    """One color per system, the same in every chart (domain in table order)."""
-    return alt.Color("system:N", title="System", scale=alt.Scale(domain=systems),
-                     sort=systems)
+def _ranked(scores: Mapping[str, float]) -> list[str]:
+    """Systems best (highest) first; ties keep their order."""
+    return sorted(scores, key=lambda name: -scores[name])
 
 
 def bleu_data(intervals: Mapping[str, SignificanceResult]) -> pd.DataFrame:
@@ -34,23 +46,26 @@ def bleu_data(intervals: Mapping[str, SignificanceResult]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["system", "BLEU", "low", "high"])
 
 
-def bleu_chart(intervals: Mapping[str, SignificanceResult]) -> alt.LayerChart:
-    """BLEU per system as points with their 95% bootstrap intervals, on an axis zoomed to the
-    scores (differences of a point or two are what matters, not the distance from 0)."""
+def bleu_chart(intervals: Mapping[str, SignificanceResult],
+               systems: Sequence[str] | None = None) -> alt.LayerChart:
+    """BLEU per system as points with their 95% bootstrap intervals, best first, on an axis
+    zoomed to the scores (differences of a point or two are what matters, not the distance
+    from 0). ``systems``: every loaded system, for the colours (default: these)."""
     data = bleu_data(intervals)
-    systems = list(data["system"])
-    base = alt.Chart(data).encode(y=alt.Y("system:N", sort=systems, title=None))
+    order = _ranked({name: result.score for name, result in intervals.items()})
+    color = system_color(list(intervals), systems).legend(None)
+    base = alt.Chart(data).encode(y=alt.Y("system:N", sort=order, title=None))
     scale = alt.Scale(zero=False, nice=True)
     errors = base.transform_filter("isValid(datum.low)").mark_rule(strokeWidth=2).encode(
-        x=alt.X("low:Q", title="BLEU", scale=scale), x2="high:Q", color=_system_color(systems))
-    points = base.mark_point(filled=True, size=80).encode(
-        x=alt.X("BLEU:Q", title="BLEU", scale=scale), color=_system_color(systems),
-        tooltip=["system:N", alt.Tooltip("BLEU:Q", format=".2f"),
-                 alt.Tooltip("low:Q", format=".2f", title="95% CI low"),
-                 alt.Tooltip("high:Q", format=".2f", title="95% CI high")],
+        x=alt.X("low:Q", title="BLEU", scale=scale), x2="high:Q", color=color)
+    points = base.mark_point(filled=True, size=80, opacity=1).encode(
+        x=alt.X("BLEU:Q", title="BLEU", scale=scale), color=color,
+        tooltip=["system:N", alt.Tooltip("BLEU:Q", format=SCORE.d3),
+                 alt.Tooltip("low:Q", format=SCORE.d3, title="95% CI low"),
+                 alt.Tooltip("high:Q", format=SCORE.d3, title="95% CI high")],
     )
     return alt.layer(errors, points).properties(
-        title="BLEU per system (lines: 95% bootstrap interval)")
+        height=alt.Step(ROW), title="BLEU per system (lines: 95% bootstrap interval)")
 
 
 def precisions_data(scores: Scores) -> pd.DataFrame:
@@ -61,17 +76,22 @@ def precisions_data(scores: Scores) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["system", "order", "precision"])
 
 
-def precisions_chart(scores: Scores) -> alt.Chart:
-    """Per-order precisions, grouped: one group per n-gram order, one bar per system."""
+def precisions_chart(scores: Scores, systems: Sequence[str] | None = None) -> alt.FacetChart:
+    """Per-order precisions as dots, one panel per n-gram order with its own zoomed axis (the
+    orders differ by tens of points, the systems by one or two), systems best first."""
     data = precisions_data(scores)
-    systems = list(scores)
-    return alt.Chart(data).mark_bar().encode(
-        x=alt.X("order:N", title="n-gram order"),
-        xOffset=alt.XOffset("system:N", sort=systems),
-        y=alt.Y("precision:Q", title="precision (%)"),
-        color=_system_color(systems),
-        tooltip=["system:N", "order:N", alt.Tooltip("precision:Q", format=".1f")],
-    ).properties(title="n-gram precisions")
+    order = _ranked({name: score.score for name, score in scores.items()})
+    orders = list(dict.fromkeys(data["order"]))
+    return alt.Chart(data).mark_point(filled=True, size=60, opacity=1).encode(
+        x=alt.X("precision:Q", title=None, scale=alt.Scale(zero=False, nice=True),
+                axis=alt.Axis(tickCount=3)),
+        y=alt.Y("system:N", sort=order, title=None),
+        color=system_color(list(scores), systems).legend(None),
+        tooltip=["system:N", "order:N",
+                 alt.Tooltip("precision:Q", format=PRECISION.d3, title="precision (%)")],
+    ).properties(width=PANEL_WIDTH, height=alt.Step(ROW)).facet(
+        column=alt.Column("order:N", sort=orders, title=None),
+    ).resolve_scale(x="independent").properties(title="n-gram precisions (%)")
 
 
 def decomposition_data(scores: Scores, options: BLEUOptions) -> pd.DataFrame:
@@ -87,45 +107,106 @@ def decomposition_data(scores: Scores, options: BLEUOptions) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["system", "part", "index", "log"])
 
 
+def _part_colors(count: int) -> list[str]:
+    """Blues from light to dark for the n-gram orders, then purple for the brevity penalty."""
+    blues = ["#c6dbef", "#9ecae1", "#6baed6", "#4292c6", "#2171b5", "#08519c", "#08306b"]
+    picked = [blues[round(k * (len(blues) - 1) / max(count - 2, 1))] for k in range(count - 1)]
+    return [*picked, "#7b4173"]
+
+
 def decomposition_chart(scores: Scores, options: BLEUOptions) -> alt.Chart:
     """log BLEU per system, stacked from its parts: which precision (or BP) costs the most."""
     data = decomposition_data(scores, options)
     parts = [f"{n}-gram" for n in range(1, options.max_ngram_order + 1)] + ["brevity penalty"]
+    order = _ranked({name: score.score for name, score in scores.items()})
     return alt.Chart(data).mark_bar().encode(
-        x=alt.X("system:N", sort=list(scores), title=None),
-        y=alt.Y("sum(log):Q", title="log(BLEU / 100)"),
-        color=alt.Color("part:N", title="Part", scale=alt.Scale(domain=parts), sort=parts),
+        y=alt.Y("system:N", sort=order, title=None),
+        x=alt.X("sum(log):Q", title="log(BLEU / 100)"),
+        color=alt.Color("part:N", title="Part", sort=parts,
+                        scale=alt.Scale(domain=parts, range=_part_colors(len(parts)))),
         order=alt.Order("index:Q"),
-        tooltip=["system:N", "part:N", alt.Tooltip("log:Q", format=".4f")],
-    ).properties(title=alt.TitleParams(
+        tooltip=["system:N", "part:N", alt.Tooltip("log:Q", format=".3f", title="log part")],
+    ).properties(height=alt.Step(ROW)).properties(title=alt.TitleParams(
         "Where each system loses BLEU (log scale parts)",
         subtitle="log(BLEU / 100) = Σ wₙ log pₙ + log BP"))
 
 
 def length_data(scores: Scores) -> pd.DataFrame:
-    """One row per (system, measure): the length ratio hyp/ref and the brevity penalty."""
-    rows = []
-    for name, score in scores.items():
-        rows.append({"system": name, "measure": "length ratio", "value": score.ratio})
-        rows.append({"system": name, "measure": "brevity penalty", "value": score.bp})
-    return pd.DataFrame(rows, columns=["system", "measure", "value"])
+    """One row per system: length ratio hyp/ref, brevity penalty, both lengths."""
+    rows = [{"system": name, "ratio": score.ratio, "BP": score.bp, "hyp_len": score.sys_len,
+             "ref_len": score.ref_len,
+             "label": f"BP {RATIO.text(score.bp)}" if score.bp < 1 else ""}
+            for name, score in scores.items()]
+    return pd.DataFrame(rows, columns=["system", "ratio", "BP", "hyp_len", "ref_len", "label"])
 
 
-def length_chart(scores: Scores) -> alt.LayerChart:
-    """Length ratio and brevity penalty per system, side by side, with a rule at 1."""
+def length_chart(scores: Scores, systems: Sequence[str] | None = None) -> alt.LayerChart:
+    """Length ratio hyp/ref per system around a rule at 1: left of it the output is shorter
+    than the references and BLEU is multiplied by the brevity penalty, written beside the dot."""
     data = length_data(scores)
-    systems = list(scores)
-    bars = alt.Chart(data).mark_bar().encode(
-        x=alt.X("system:N", sort=systems, title=None),
-        xOffset=alt.XOffset("measure:N"),
-        y=alt.Y("value:Q", title="ratio / BP"),
-        color=alt.Color("measure:N", title="Measure"),
-        tooltip=["system:N", "measure:N", alt.Tooltip("value:Q", format=".3f")],
+    order = _ranked({name: score.score for name, score in scores.items()})
+    base = alt.Chart(data).encode(
+        x=alt.X("ratio:Q", title="length ratio (output / references)",
+                scale=alt.Scale(zero=False, nice=True)),
+        y=alt.Y("system:N", sort=order, title=None),
     )
-    one = alt.Chart(pd.DataFrame({"value": [1.0]})).mark_rule(strokeDash=[4, 4]).encode(
-        y="value:Q"
+    points = base.mark_point(filled=True, size=80, opacity=1).encode(
+        color=system_color(list(scores), systems).legend(None),
+        tooltip=["system:N", alt.Tooltip("ratio:Q", format=RATIO.d3, title="length ratio"),
+                 alt.Tooltip("BP:Q", format=RATIO.d3, title="brevity penalty"),
+                 alt.Tooltip("hyp_len:Q", format=COUNT.d3, title="hyp len"),
+                 alt.Tooltip("ref_len:Q", format=COUNT.d3, title="ref len")])
+    labels = base.mark_text(align="left", dx=8, fontSize=11).encode(text="label:N")
+    one = alt.Chart(pd.DataFrame({"ratio": [1.0]})).mark_rule(
+        strokeDash=[4, 4], color="#888888").encode(x="ratio:Q")
+    return alt.layer(one, points, labels).properties(
+        height=alt.Step(ROW),
+        title=alt.TitleParams("Length ratio and brevity penalty",
+                              subtitle="left of 1: shorter than the references, BLEU × BP"))
+
+
+def pairs_data(pairs: AllPairs) -> pd.DataFrame:
+    """``AllPairs.pairs_frame`` with what a cell shows: the difference (with ``*`` where
+    significant), and whether it is significant for or against the row system."""
+    frame = pairs.pairs_frame()
+    diagonal = frame["row"] == frame["column"]
+    ahead = frame["delta"] > 0 if pairs.higher_is_better else frame["delta"] < 0
+    frame["verdict"] = [
+        "" if same else ("row better" if first else "row worse") if significant
+        else "not significant"
+        for same, first, significant in zip(diagonal, ahead, frame["significant"], strict=True)]
+    frame["label"] = ["" if same else DELTA.text(delta) + ("*" if significant else "")
+                      for same, delta, significant in zip(diagonal, frame["delta"],
+                                                          frame["significant"], strict=True)]
+    return frame
+
+
+def pairs_chart(pairs: AllPairs) -> alt.LayerChart:
+    """The all-pairs matrix: each cell the row's score minus the column's, green where the row
+    system is significantly better, red where significantly worse (Holm-adjusted p)."""
+    data = pairs_data(pairs)
+    names = list(pairs.names)
+    base = alt.Chart(data).encode(
+        x=alt.X("column:N", sort=names, title=None,
+                axis=alt.Axis(orient="top", labelAngle=-40, labelOverlap=False, labelLimit=110)),
+        y=alt.Y("row:N", sort=names, title=None),
     )
-    return alt.layer(bars, one).properties(title="Length ratio and brevity penalty")
+    cells = base.transform_filter("datum.verdict != ''").mark_rect(stroke="white").encode(
+        color=alt.Color("verdict:N", title=None, legend=alt.Legend(orient="bottom"),
+                        scale=alt.Scale(domain=["row better", "row worse", "not significant"],
+                                        range=[ROW_BETTER_FILL, ROW_WORSE_FILL,
+                                               NOT_SIGNIFICANT])),
+        tooltip=[alt.Tooltip("row:N", title="row"), alt.Tooltip("column:N", title="column"),
+                 alt.Tooltip("delta:Q", format=DELTA.d3, title=f"{pairs.metric} row − column"),
+                 alt.Tooltip("p_value:Q", format=P_VALUE.d3, title="p-value"),
+                 alt.Tooltip("adjusted:Q", format=P_VALUE.d3, title="Holm-adjusted p")])
+    text = base.mark_text(fontSize=10).encode(text="label:N")
+    return alt.layer(cells, text).properties(
+        width=alt.Step(CELL), height=alt.Step(26),
+        title=alt.TitleParams(
+            f"{pairs.metric}: row − column",
+            subtitle=f"{METHODS[pairs.method]}, {pairs.n_samples} samples, Holm-corrected; "
+                     f"* p < {pairs.alpha}"))
 
 
 def dashboard(results: Dashboard,
@@ -135,17 +216,20 @@ def dashboard(results: Dashboard,
 
     ``results`` is a ``bleu.analysis.dashboard.Dashboard`` (``build_dashboard``); ``other`` maps
     a metric name to significance results by system (``bleu.analysis.metric_scores``), drawn
-    below.
+    below the BLEU charts and the all-pairs matrix.
     """
     scores = results.scores
-    rows = [
-        alt.hconcat(bleu_chart(results.significance), precisions_chart(scores)).resolve_scale(
+    rows: list[alt.TopLevelMixin] = [
+        alt.hconcat(bleu_chart(results.significance).properties(width=320),
+                    length_chart(scores).properties(width=320)).resolve_scale(
             color="independent"),
-        alt.hconcat(decomposition_chart(scores, results.options),
-                    length_chart(scores)).resolve_scale(color="independent"),
+        alt.hconcat(precisions_chart(scores), decomposition_chart(
+            scores, results.options).properties(width=320)).resolve_scale(color="independent"),
     ]
+    if results.pairs is not None:
+        rows.append(pairs_chart(results.pairs))
     if other:
-        rows.append(metrics_chart(other))
+        rows.append(metrics_chart(other, list(scores)))
     return alt.vconcat(*rows).resolve_scale(color="independent").properties(
         title=f"BLEU dashboard ({results.signature})")
 

@@ -7,14 +7,16 @@ known); ``external_scatter_chart`` plots a sentence-level metric against externa
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import altair as alt
 import numpy as np
 import pandas as pd
 
+from ..analysis.formatting import SCORE
 from ..analysis.metric_scores import HIGHER_IS_BETTER
 from ..metrics.base import SignificanceResult
+from .palette import scatter_opacity, system_color
 
 WIDTH = 560
 #: corpus scores by metric and system, with their bootstrap intervals where one ran
@@ -22,37 +24,47 @@ ScoresByMetric = Mapping[str, Mapping[str, SignificanceResult]]
 
 
 def metrics_data(scores: ScoresByMetric) -> pd.DataFrame:
-    """One row per (metric, system): the corpus score and its 95% interval where known."""
+    """One row per (metric, system): the corpus score, its 95% interval where known, and the
+    system's position in that metric, best first (TER: lowest first)."""
     rows = []
     for metric, by_system in scores.items():
+        higher = HIGHER_IS_BETTER.get(metric, True)
+        ranked = sorted(by_system, key=lambda name: (-1 if higher else 1)
+                        * by_system[name].score)
+        better = "higher is better" if higher else "lower is better"
         for system, result in by_system.items():
-            score, low, high = result.score, result.low, result.high
-            better = "higher is better" if HIGHER_IS_BETTER.get(metric, True) else \
-                "lower is better"
-            rows.append({"metric": metric, "system": system, "score": score, "low": low,
-                         "high": high, "direction": f"{metric} ({better})"})
-    return pd.DataFrame(rows, columns=["metric", "system", "score", "low", "high", "direction"])
+            rows.append({"metric": metric, "system": system, "score": result.score,
+                         "low": result.low, "high": result.high,
+                         "position": ranked.index(system),
+                         "direction": f"{metric} ({better})"})
+    return pd.DataFrame(rows, columns=["metric", "system", "score", "low", "high", "position",
+                                       "direction"])
 
 
-def metrics_chart(scores: ScoresByMetric) -> alt.FacetChart:
-    """Each metric's corpus score per system as bars (one panel a metric), with 95% intervals."""
+def metrics_chart(scores: ScoresByMetric, systems: Sequence[str] | None = None,
+                  ) -> alt.FacetChart:
+    """Each metric's corpus score per system as dots with 95% intervals, one panel a metric,
+    each on its own zoomed axis with its systems best first. ``systems``: every loaded system,
+    for the colours (default: these)."""
     data = metrics_data(scores)
-    systems = list(dict.fromkeys(data["system"]))
-    base = alt.Chart(data).encode(x=alt.X("system:N", sort=systems, title=None))
-    bars = base.mark_bar().encode(
-        y=alt.Y("score:Q", title="score"),
-        color=alt.Color("system:N", title="System", scale=alt.Scale(domain=systems),
-                        sort=systems),
-        tooltip=["metric:N", "system:N", alt.Tooltip("score:Q", format=".2f"),
-                 alt.Tooltip("low:Q", format=".2f", title="95% CI low"),
-                 alt.Tooltip("high:Q", format=".2f", title="95% CI high")],
+    shown = list(dict.fromkeys(data["system"]))
+    color = system_color(shown, systems).legend(None)
+    base = alt.Chart(data).encode(
+        y=alt.Y("system:N", title=None, sort=alt.EncodingSortField("position", order="ascending")))
+    scale = alt.Scale(zero=False, nice=True)
+    points = base.mark_point(filled=True, size=70, opacity=1).encode(
+        x=alt.X("score:Q", title=None, scale=scale), color=color,
+        tooltip=["metric:N", "system:N", alt.Tooltip("score:Q", format=SCORE.d3),
+                 alt.Tooltip("low:Q", format=SCORE.d3, title="95% CI low"),
+                 alt.Tooltip("high:Q", format=SCORE.d3, title="95% CI high")],
     )
     errors = base.transform_filter("isValid(datum.low)").mark_rule(strokeWidth=2).encode(
-        y="low:Q", y2="high:Q")
-    return alt.layer(bars, errors).properties(width=180, height=220).facet(
+        x=alt.X("low:Q", scale=scale), x2="high:Q", color=color)
+    return alt.layer(errors, points).properties(width=200, height=alt.Step(22)).facet(
         column=alt.Column("direction:N", title=None,
                           sort=list(dict.fromkeys(data["direction"])))
-    ).resolve_scale(y="independent").properties(title="chrF, chrF++ and TER per system")
+    ).resolve_scale(x="independent", y="independent").properties(
+        title=f"{', '.join(scores)} per system (lines: 95% bootstrap interval)")
 
 
 def external_scatter_data(metric_scores: Mapping[str, np.ndarray],
@@ -77,15 +89,15 @@ def external_scatter_chart(metric_scores: Mapping[str, np.ndarray],
                            label: str = "external score") -> alt.Chart:
     """Sentence-level ``metric`` (x) against the external score (y), one point per rated segment."""
     data = external_scatter_data(metric_scores, external)
-    systems = list(dict.fromkeys(data["system"]))
-    return alt.Chart(data).mark_circle(size=28, opacity=0.5).encode(
+    shown = list(dict.fromkeys(data["system"]))
+    return alt.Chart(data).mark_circle(size=20, opacity=scatter_opacity(len(data))).encode(
         x=alt.X("metric:Q", title=metric),
         y=alt.Y("external:Q", title=label),
-        color=alt.Color("system:N", title="System", scale=alt.Scale(domain=systems),
-                        sort=systems),
-        tooltip=["system:N", "segment:Q", alt.Tooltip("metric:Q", format=".2f", title=metric),
+        color=system_color(shown, list(metric_scores)).legend(symbolOpacity=1),
+        tooltip=["system:N", "segment:Q", alt.Tooltip("metric:Q", format=SCORE.d3, title=metric),
                  alt.Tooltip("external:Q", format=".3f", title=label)],
     ).properties(width=WIDTH, height=360, title=f"{label} against {metric}")
+
 
 
 def correlation_chart(table: pd.DataFrame) -> alt.Chart:

@@ -2,8 +2,10 @@
 
 Each builder first makes a small tidy DataFrame with plain column names (system names may hold
 dots or brackets, which Vega-Lite field names would misread), then the chart. The scatter has
-one point per segment; outside Streamlit, charts over 5000 rows need
-``alt.data_transformers.disable_max_rows()``.
+one point per segment, faint when there are thousands (where they pile up, the colour darkens);
+outside Streamlit, charts over 5000 rows need ``alt.data_transformers.disable_max_rows()``.
+Charts without a fixed width follow their container (``st.altair_chart(width="stretch")``);
+systems keep their colours (``bleu.charts.palette``) when ``systems`` lists every loaded one.
 """
 
 from __future__ import annotations
@@ -14,20 +16,22 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from ..analysis.compare import SWAP
+from ..analysis.formatting import COUNT, DELTA, SCORE
 from ..analysis.segments import DOCUMENT, SOURCE, bleu_column, reference_columns
+from .palette import NEUTRAL, PALETTE, scatter_opacity, system_color, system_colors
 
-WIDTH = 560
-#: the histogram's plot width: with its row labels it fits a half-page column at 1400 px
-HISTOGRAM_WIDTH = 330
+#: the plot width of full-width charts with panels (a fixed width: they cannot follow the page)
+WIDTH = 700
+#: the histogram: panels per row, and one panel's plot size; three fit half of a wide page
+HISTOGRAM_COLUMNS = 3
+HISTOGRAM_WIDTH = 105
+HISTOGRAM_HEIGHT = 55
 #: the name of the scatter's point selection: ``event.selection[SEGMENT_SELECTION]``
 SEGMENT_SELECTION = "segment"
 #: tooltip texts are cut to this many characters (the table shows them whole)
 TOOLTIP_CHARS = 300
 HISTOGRAM_STEP = 5.0
-
-
-def _system_color(systems: list[str]) -> alt.Color:
-    return alt.Color("system:N", title="System", scale=alt.Scale(domain=systems), sort=systems)
 
 
 def _cut(values: pd.Series) -> list[str]:
@@ -50,22 +54,23 @@ def histogram_data(table: pd.DataFrame, systems: Sequence[str],
 
 def histogram_chart(table: pd.DataFrame, systems: Sequence[str],
                     step: float = HISTOGRAM_STEP, width: int = HISTOGRAM_WIDTH) -> alt.FacetChart:
-    """Histogram of sentence BLEU, one row per system (same bins and axes for every system).
-
-    A faceted chart cannot follow its container's width, so its default fits half of a wide
-    page beside the scatter (row labels and axis included)."""
+    """Histogram of sentence BLEU, one small panel per system, ``HISTOGRAM_COLUMNS`` to a row
+    (same bins and axes for every system), so that nine systems take a few hundred pixels."""
     data = histogram_data(table, systems, step)
     systems = list(systems)
     return alt.Chart(data).mark_bar().encode(
         x=alt.X("start:Q", bin="binned", title="sentence BLEU",
-                scale=alt.Scale(domain=[0, 100])),
+                scale=alt.Scale(domain=[0, 100]), axis=alt.Axis(tickCount=4)),
         x2="end:Q",
-        y=alt.Y("segments:Q", title="segments"),
-        color=_system_color(systems).legend(None),  # each row is labelled with its system
+        y=alt.Y("segments:Q", title="segments", axis=alt.Axis(tickCount=3)),
+        color=system_color(systems).legend(None),  # each panel is labelled with its system
         tooltip=["system:N", alt.Tooltip("start:Q", title="from"),
-                 alt.Tooltip("end:Q", title="to"), "segments:Q"],
-    ).properties(width=width, height=90).facet(
-        row=alt.Row("system:N", sort=systems, title=None)
+                 alt.Tooltip("end:Q", title="to"),
+                 alt.Tooltip("segments:Q", format=COUNT.d3)],
+    ).properties(width=width, height=HISTOGRAM_HEIGHT).facet(
+        facet=alt.Facet("system:N", sort=systems, title=None,
+                        header=alt.Header(labelLimit=width + 20)),
+        columns=HISTOGRAM_COLUMNS,
     ).properties(title="Sentence BLEU per system")
 
 
@@ -86,65 +91,76 @@ def scatter_data(table: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     return data
 
 
-def scatter_chart(table: pd.DataFrame, a: str, b: str) -> alt.Chart:
+def scatter_chart(table: pd.DataFrame, a: str, b: str) -> alt.LayerChart:
     """Sentence BLEU of A (x) against B (y) with a diagonal; click (shift: add) selects segments.
 
     The point selection is named ``SEGMENT_SELECTION`` over the field ``id``, so
-    ``st.altair_chart(chart, on_select="rerun")`` returns the clicked segments' ids.
+    ``st.altair_chart(chart, on_select="rerun")`` returns the clicked segments' ids. Points are
+    faint when there are thousands (``scatter_opacity``): where they pile up the colour darkens.
     """
     data = scatter_data(table, a, b)
     selection = alt.selection_point(name=SEGMENT_SELECTION, fields=["id"], on="click",
                                     clear="dblclick")
     tooltip = [alt.Tooltip("id:Q", title="segment"),
-               alt.Tooltip("a:Q", title=f"BLEU {a}", format=".2f"),
-               alt.Tooltip("b:Q", title=f"BLEU {b}", format=".2f")]
+               alt.Tooltip("a:Q", title=f"BLEU {a}", format=SCORE.d3),
+               alt.Tooltip("b:Q", title=f"BLEU {b}", format=SCORE.d3)]
     tooltip += [alt.Tooltip(f"{column}:N", title=title) for column, title in (
         ("document", "document"), ("source", "source"), ("reference", "reference"),
         ("output_a", a), ("output_b", b)) if column in data.columns]
-    points = alt.Chart(data).mark_circle(size=28).encode(
+    opacity = scatter_opacity(len(data))
+    points = alt.Chart(data).mark_circle(size=24).encode(
         x=alt.X("a:Q", title=f"sentence BLEU {a}", scale=alt.Scale(domain=[0, 100])),
         y=alt.Y("b:Q", title=f"sentence BLEU {b}", scale=alt.Scale(domain=[0, 100])),
-        color=alt.condition(selection, alt.value("#1f77b4"), alt.value("#bbbbbb")),
-        opacity=alt.condition(selection, alt.value(0.8), alt.value(0.35)),
+        color=alt.condition(selection, alt.value(PALETTE[0]), alt.value("#bbbbbb")),
+        opacity=alt.condition(selection, alt.value(opacity), alt.value(opacity / 2)),
         tooltip=tooltip,
     ).add_params(selection)
     diagonal = alt.Chart(pd.DataFrame({"x": [0, 100], "y": [0, 100]})).mark_line(
-        color="#888888", strokeDash=[4, 4]).encode(x="x:Q", y="y:Q")
+        color=NEUTRAL, strokeDash=[4, 4]).encode(x="x:Q", y="y:Q")
     return alt.layer(points, diagonal).properties(
-        width=WIDTH, height=WIDTH,
-        title=f"Sentence BLEU: {b} against {a} (above the diagonal: {b} better)",
-    )
+        height=380, title=alt.TitleParams(
+            "Sentence BLEU per segment",
+            subtitle=f"above the diagonal: {b} better; click a point to open its segment"))
 
 
-def bucket_chart(frame: pd.DataFrame, title: str, value_title: str = "BLEU") -> alt.LayerChart:
-    """Score per bucket and system (points) with their 95% bootstrap intervals (rules).
+def bucket_chart(frame: pd.DataFrame, title: str, value_title: str = "BLEU",
+                 systems: Sequence[str] | None = None) -> alt.VConcatChart:
+    """Score per bucket and system (points) with their 95% bootstrap intervals (rules), and
+    below it each bucket's size (bars: segments, or words for word buckets).
 
-    ``frame`` is ``compare.bleu_by_bucket`` or ``compare.word_accuracy_by_frequency`` output.
+    ``frame`` is ``compare.bleu_by_bucket`` or ``compare.word_accuracy_by_frequency`` output;
+    ``systems``: every loaded system, for the colours (default: those of ``frame``).
     """
     data = frame[["system", "bucket", "label", "score", "low", "high"]].copy()
     count = "segments" if "segments" in frame.columns else "words"
     data["count"] = frame[count].to_numpy()
-    systems = list(dict.fromkeys(data["system"]))
+    shown = list(dict.fromkeys(data["system"]))
     labels = list(data.sort_values("bucket")["label"].drop_duplicates())
-    base = alt.Chart(data).encode(
-        x=alt.X("label:N", sort=labels, title=None, axis=alt.Axis(labelAngle=0)),
-        xOffset=alt.XOffset("system:N", sort=systems),
-        color=_system_color(systems),
-    )
+    color = system_color(shown, systems)
+    x = alt.X("label:N", sort=labels, title=None, axis=alt.Axis(labelAngle=0))
+    base = alt.Chart(data).encode(x=x, xOffset=alt.XOffset("system:N", sort=shown), color=color)
     tooltip = ["system:N", alt.Tooltip("label:N", title="bucket"),
-               alt.Tooltip("score:Q", format=".3f", title=value_title),
-               alt.Tooltip("low:Q", format=".3f", title="95% low"),
-               alt.Tooltip("high:Q", format=".3f", title="95% high"),
-               alt.Tooltip("count:Q", title=count)]
-    points = base.mark_point(filled=True, size=60).encode(
-        y=alt.Y("score:Q", title=value_title), tooltip=tooltip)
+               alt.Tooltip("score:Q", format=SCORE.d3 if value_title == "BLEU" else ".3f",
+                           title=value_title),
+               alt.Tooltip("low:Q", format=SCORE.d3 if value_title == "BLEU" else ".3f",
+                           title="95% low"),
+               alt.Tooltip("high:Q", format=SCORE.d3 if value_title == "BLEU" else ".3f",
+                           title="95% high"),
+               alt.Tooltip("count:Q", format=COUNT.d3, title=count)]
+    points = base.mark_point(filled=True, size=60, opacity=1).encode(
+        y=alt.Y("score:Q", title=value_title, scale=alt.Scale(zero=False)), tooltip=tooltip)
     rules = base.mark_rule(strokeWidth=2).encode(y="low:Q", y2="high:Q")
-    return alt.layer(rules, points).properties(width=WIDTH, title=title)
+    sizes = base.mark_bar().encode(
+        y=alt.Y("count:Q", title=count, axis=alt.Axis(tickCount=3)), tooltip=tooltip,
+    ).properties(width=WIDTH, height=70)
+    return alt.vconcat(alt.layer(rules, points).properties(width=WIDTH, height=240), sizes,
+                       spacing=4).properties(title=title)
 
 
-def contribution_chart(frame: pd.DataFrame, a: str, b: str) -> alt.Chart:
+def contribution_chart(frame: pd.DataFrame, a: str, b: str,
+                       systems: Sequence[str] | None = None) -> alt.Chart:
     """Swap delta of the deciding segments: how A's corpus BLEU moves if it took B's output."""
-    data = pd.DataFrame({"id": frame["id"].to_numpy(), "swap": frame["swap"].to_numpy()})
+    data = pd.DataFrame({"id": frame["id"].to_numpy(), "swap": frame[SWAP].to_numpy()})
     data["better"] = np.where(data["swap"] < 0, a, b)
     order = [str(i) for i in data["id"]]
     data["segment"] = order
@@ -152,13 +168,14 @@ def contribution_chart(frame: pd.DataFrame, a: str, b: str) -> alt.Chart:
         y=alt.Y("segment:N", sort=order, title="segment"),
         x=alt.X("swap:Q", title=f"change of {a}'s corpus BLEU with {b}'s output there"),
         color=alt.Color("better:N", title="better output",
-                        scale=alt.Scale(domain=[a, b], range=["#1f77b4", "#ff7f0e"])),
+                        scale=alt.Scale(domain=[a, b], range=system_colors([a, b], systems))),
         tooltip=[alt.Tooltip("id:Q", title="segment"),
-                 alt.Tooltip("swap:Q", format=".4f", title="swap delta"), "better:N"],
-    ).properties(width=WIDTH, title=f"Segments that decide {a} vs {b}")
+                 alt.Tooltip("swap:Q", format=".3f", title="change of A's BLEU"), "better:N"],
+    ).properties(height=alt.Step(16), title=f"Segments that decide {a} vs {b}")
 
 
-def document_chart(frame: pd.DataFrame, a: str, b: str) -> alt.Chart:
+def document_chart(frame: pd.DataFrame, a: str, b: str,
+                   systems: Sequence[str] | None = None) -> alt.Chart:
     """Per-document BLEU of B minus A (``compare.document_scores`` output), one bar a document."""
     data = pd.DataFrame({"document": frame["document"].astype(str).to_numpy(),
                          "segments": frame["segments"].to_numpy(),
@@ -169,6 +186,7 @@ def document_chart(frame: pd.DataFrame, a: str, b: str) -> alt.Chart:
                 axis=alt.Axis(labels=len(data) <= 60)),
         y=alt.Y("diff:Q", title=f"BLEU {b} − {a}"),
         color=alt.Color("better:N", title="better",
-                        scale=alt.Scale(domain=[a, b], range=["#1f77b4", "#ff7f0e"])),
-        tooltip=["document:N", "segments:Q", alt.Tooltip("diff:Q", format=".2f")],
-    ).properties(width=WIDTH, title=f"Per-document BLEU difference ({b} − {a})")
+                        scale=alt.Scale(domain=[a, b], range=system_colors([a, b], systems))),
+        tooltip=["document:N", alt.Tooltip("segments:Q", format=COUNT.d3),
+                 alt.Tooltip("diff:Q", format=DELTA.d3, title=f"{b} − {a}")],
+    ).properties(title=f"Per-document BLEU difference ({b} − {a})")

@@ -6,94 +6,161 @@ here from the result, so ``chart.to_dict()`` shows exactly the numbers plotted.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import altair as alt
 import pandas as pd
 
-from ..analysis.brevity import SystemLength, WhatIf, bp_curve
+from ..analysis.brevity import SystemLength, WhatIf, bp_curve, zoom_window
 from ..analysis.sensitivity import MQMCorrelation, TokenizerGrid
-from ..analysis.teaching import SmoothingRow, Walkthrough
+from ..analysis.teaching import BrevityStep, SmoothingRow, Walkthrough, fmt_score
 
 WIDTH = 560
 
 
-def precisions_chart(walk: Walkthrough) -> alt.Chart:
-    """p_n per order: the raw credited/total and the value the score uses (after smoothing)."""
+def precisions_chart(walk: Walkthrough) -> alt.LayerChart:
+    """p_n per order: the raw credited/total and the value the score uses (after smoothing).
+
+    An undefined p_n (0/0) has no bar; a text mark says "undefined" there, so the chart is
+    never empty. Labels are the walkthrough's own texts (the page's rounding).
+    """
     rows = []
     for s in walk.orders:
         rows.append({"n": s.order, "kind": "credited/total", "percent": s.percent,
-                     "label": s.fraction})
-        rows.append({"n": s.order, "kind": "used in the score", "percent": 100 * s.precision,
-                     "label": s.note})
-    return alt.Chart(pd.DataFrame(rows)).mark_bar().encode(
-        x=alt.X("n:O", title="n-gram order n"),
-        xOffset="kind:N",
-        y=alt.Y("percent:Q", title="p_n (%)", scale=alt.Scale(domain=[0, 100])),
-        color=alt.Color("kind:N", title=None),
-        tooltip=["n:O", "kind:N", alt.Tooltip("percent:Q", format=".2f"), "label:N"],
-    ).properties(title="Modified n-gram precisions", width=WIDTH)
+                     "label": s.raw_text})
+        rows.append({"n": s.order, "kind": "used in the score",
+                     "percent": None if s.precision is None else 100 * s.precision,
+                     "label": s.used_text})
+    data = pd.DataFrame(rows)
+    base = alt.Chart(data).encode(
+        x=alt.X("n:O", title="n-gram order n", axis=alt.Axis(labelAngle=0)),
+        xOffset=alt.XOffset("kind:N"),
+        color=alt.Color("kind:N", title=None, legend=alt.Legend(orient="bottom")),
+        tooltip=["n:O", "kind:N", alt.Tooltip("label:N", title="p_n")],
+    )
+    bars = base.mark_bar().encode(
+        y=alt.Y("percent:Q", title="p_n (%)", scale=alt.Scale(domain=[0, 100])))
+    undefined = base.transform_filter("datum.percent === null").mark_text(
+        angle=270, align="left", dx=4, fontSize=11).encode(
+        y=alt.datum(0), text=alt.value("undefined"))
+    return alt.layer(bars, undefined).properties(title="Modified n-gram precisions",
+                                                 width=WIDTH)
 
 
-def log_terms_chart(walk: Walkthrough) -> alt.Chart:
-    """w_n·log p_n per order: what each order subtracts from the log of the geometric mean."""
-    data = pd.DataFrame({
-        "n": [s.order for s in walk.orders],
-        "w_n·log p_n": [max(s.weighted_log, -20.0) for s in walk.orders],
-        "w_n": [s.weight for s in walk.orders],
-        "p_n": [s.precision for s in walk.orders],
-    })
-    return alt.Chart(data).mark_bar().encode(
-        x=alt.X("n:O", title="n-gram order n"),
-        y=alt.Y("w_n·log p_n:Q", title="w_n · log p_n (−∞ drawn at −20)"),
-        tooltip=["n:O", alt.Tooltip("w_n:Q", format=".4f"), alt.Tooltip("p_n:Q", format=".4f"),
-                 alt.Tooltip("w_n·log p_n:Q", format=".4f")],
-    ).properties(title="Terms of the weighted log sum", width=WIDTH)
+#: where −∞ is drawn on the log-terms chart
+LOG_FLOOR = -20.0
 
 
-def smoothing_chart(rows: Sequence[SmoothingRow]) -> alt.Chart:
-    """Sentence BLEU under each smoothing method, effective order off and on side by side."""
+def log_terms_chart(walk: Walkthrough) -> alt.LayerChart:
+    """w_n·log p_n per order: what each order subtracts from the log of the geometric mean.
+
+    Each bar carries its value as text (the table's rounding): a term of 0 (p_n = 1) or an
+    order dropped by effective order still shows a label, so the chart is never blank; −∞ is
+    drawn at −20. The y axis always spans at least [−1, 0].
+    """
+    rows = []
+    for s in walk.orders:
+        term = s.weighted_log
+        value = 0.0 if term is None else max(term, LOG_FLOOR)
+        rows.append({"n": s.order, "w_n·log p_n": value, "label": s.weighted_text,
+                     "w_n": s.weight_text, "p_n": s.used_text})
+    data = pd.DataFrame(rows)
+    low = min([LOG_FLOOR if (s.weighted_log or 0) == -math.inf else (s.weighted_log or 0)
+               for s in walk.orders] + [-1.0])
+    y = alt.Y("w_n·log p_n:Q", title="w_n · log p_n (−∞ drawn at −20)",
+              scale=alt.Scale(domain=[low * 1.1, 0], nice=False))
+    base = alt.Chart(data).encode(
+        x=alt.X("n:O", title="n-gram order n", axis=alt.Axis(labelAngle=0)),
+        tooltip=["n:O", "w_n:N", "p_n:N", alt.Tooltip("label:N", title="w_n·log p_n")])
+    bars = base.mark_bar().encode(y=y)
+    labels = base.mark_text(baseline="bottom", dy=-3, fontSize=12).encode(
+        y=alt.datum(0), text="label:N")
+    return alt.layer(bars, labels).properties(title="Terms of the weighted log sum",
+                                              width=WIDTH)
+
+
+def smoothing_chart(rows: Sequence[SmoothingRow]) -> alt.LayerChart:
+    """Sentence BLEU under each smoothing method, effective order off and on side by side; each
+    bar carries its score (2 decimals), so a score of 0 is still visible."""
     data = pd.DataFrame([{"smoothing": r.smooth_method,
                           "effective order": "on" if r.effective_order else "off",
-                          "BLEU": r.score} for r in rows])
-    return alt.Chart(data).mark_bar().encode(
-        x=alt.X("smoothing:N", sort=list(dict.fromkeys(data.smoothing)), title="smoothing"),
+                          "BLEU": r.score, "label": fmt_score(r.score)} for r in rows])
+    base = alt.Chart(data).encode(
+        x=alt.X("smoothing:N", sort=list(dict.fromkeys(data.smoothing)), title="smoothing",
+                axis=alt.Axis(labelAngle=0)),
         xOffset="effective order:N",
-        y=alt.Y("BLEU:Q", title="sentence BLEU"),
         color=alt.Color("effective order:N"),
-        tooltip=["smoothing:N", "effective order:N", alt.Tooltip("BLEU:Q", format=".2f")],
-    ).properties(title="The same sentence under every smoothing", width=WIDTH)
+        tooltip=["smoothing:N", "effective order:N", alt.Tooltip("label:N", title="BLEU")],
+    )
+    bars = base.mark_bar().encode(y=alt.Y("BLEU:Q", title="sentence BLEU"))
+    labels = base.mark_text(baseline="bottom", dy=-3).encode(y="BLEU:Q", text="label:N")
+    return alt.layer(bars, labels).properties(title="The same sentence under every smoothing",
+                                              width=WIDTH)
 
 
 def order_sweep_chart(sweep: Sequence[tuple[int, float]]) -> alt.Chart:
     """Sentence BLEU against the maximum n-gram order N (uniform weights)."""
     data = pd.DataFrame(list(sweep), columns=["N", "BLEU"])
     return alt.Chart(data).mark_line(point=True).encode(
-        x=alt.X("N:O", title="max n-gram order N"), y=alt.Y("BLEU:Q", title="sentence BLEU"),
+        x=alt.X("N:O", title="max n-gram order N", axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("BLEU:Q", title="sentence BLEU"),
         tooltip=["N:O", alt.Tooltip("BLEU:Q", format=".2f")],
     ).properties(title="Effect of N", width=WIDTH)
 
 
-def bp_curve_chart(positions: Sequence[SystemLength]) -> alt.LayerChart:
-    """The BP curve e^(1 − r/c) against c/r, with each system's corpus position on it."""
+def bp_curve_chart(positions: Sequence[SystemLength], *,
+                   window: tuple[float, float] | None = None,
+                   sentence: BrevityStep | None = None) -> alt.LayerChart:
+    """The BP curve e^(1 − r/c) against c/r, with each system's corpus position on it.
+
+    ``window`` zooms the x axis to that c/r range (on the full view that window is shaded);
+    ``sentence`` marks one sentence's c/r and BP (a black diamond).
+    """
     ratios = [p.ratio for p in positions] or [1.0]
-    curve = bp_curve(low=min(0.2, min(ratios) - 0.05), high=max(1.5, max(ratios) + 0.05))
-    line = alt.Chart(curve).mark_line(color="gray").encode(
-        x=alt.X("ratio:Q", title="length ratio c/r"), y=alt.Y("bp:Q", title="brevity penalty"),
-    )
+    if sentence is not None and sentence.r:
+        ratios.append(sentence.c / sentence.r)
+    if window is None:
+        low, high = min(0.2, min(ratios) - 0.05), max(1.5, max(ratios) + 0.05)
+    else:
+        low, high = window
+    curve = bp_curve(low=max(low, 1e-3), high=high, points=161)
+    x = alt.X("ratio:Q", title="length ratio c/r", scale=alt.Scale(domain=[low, high],
+                                                                    nice=False, zero=False))
+    line = alt.Chart(curve).mark_line(color="gray", clip=True).encode(
+        x=x, y=alt.Y("bp:Q", title="brevity penalty", scale=alt.Scale(zero=False)))
     points = pd.DataFrame([{"system": p.system, "ratio": p.ratio, "bp": p.bp, "BLEU": p.score}
                            for p in positions], columns=["system", "ratio", "bp", "BLEU"])
-    dots = alt.Chart(points).mark_point(filled=True, size=80).encode(
-        x="ratio:Q", y="bp:Q", color=alt.Color("system:N", title="System"),
+    legend = alt.Legend(orient="bottom", columns=3) if window is None else None
+    dots = alt.Chart(points).mark_point(filled=True, size=80 if window is None else 140,
+                                        opacity=0.85).encode(
+        x="ratio:Q", y="bp:Q", color=alt.Color("system:N", title="System", legend=legend),
         tooltip=["system:N", alt.Tooltip("ratio:Q", format=".4f"),
                  alt.Tooltip("bp:Q", format=".4f"), alt.Tooltip("BLEU:Q", format=".2f")],
     )
-    return alt.layer(line, dots).properties(title="BP = e^(1 − r/c) and the systems",
-                                            width=WIDTH)
+    layers: list[alt.Chart] = [line, dots]
+    if window is None and len(positions):
+        zoom = zoom_window(positions)
+        layers.insert(0, alt.Chart(pd.DataFrame([{"from": zoom[0], "to": zoom[1]}]))
+                      .mark_rect(color="#f2c744", opacity=0.25)
+                      .encode(x="from:Q", x2="to:Q"))
+    if sentence is not None and sentence.r:
+        mark = pd.DataFrame([{"ratio": sentence.c / sentence.r, "bp": sentence.bp,
+                              "label": f"your sentence: c/r = {sentence.c}/{sentence.r}, "
+                                       f"BP = {sentence.bp:.4f}"}])
+        layers.append(alt.Chart(mark).mark_point(shape="diamond", size=160, filled=True,
+                                                 color="black").encode(
+            x="ratio:Q", y="bp:Q", tooltip=["label:N"]))
+    title = ("Zoomed to the systems (hover for names)" if window is not None
+             else "BP = e^(1 − r/c) and the systems (shaded: the zoom)")
+    return alt.layer(*layers).properties(
+        title=title, width="container", height=260,
+        autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
 
 
 def whatif_chart(whatif: WhatIf) -> alt.LayerChart:
-    """BLEU and 100·BP against the length ratio as hypotheses are shortened or lengthened."""
+    """BLEU and 100·BP against the length ratio as hypotheses are shortened or lengthened;
+    dashed: the best BLEU. ``mark_resize`` adds the slider's point to its spec."""
     frame = whatif.frame()
     data = frame.assign(**{"100·BP": 100 * frame.bp}).melt(
         id_vars=["percent", "ratio"], value_vars=["score", "100·BP"], var_name="measure")
@@ -108,19 +175,48 @@ def whatif_chart(whatif: WhatIf) -> alt.LayerChart:
     mark = alt.Chart(best).mark_rule(strokeDash=[4, 4]).encode(
         x="ratio:Q", tooltip=["percent:Q", alt.Tooltip("score:Q", format=".2f")])
     return alt.layer(lines, mark).properties(
-        title="What if every hypothesis were shorter or longer (dashed: best BLEU)", width=WIDTH)
+        title="What if every hypothesis were shorter or longer (dashed: best BLEU; "
+              "black: the slider)", width=WIDTH)
 
 
-def whatif_precisions_chart(whatif: WhatIf) -> alt.Chart:
-    """p_n against the resize percentage: shortening raises precision, lengthening lowers it."""
+def mark_resize(spec: dict, whatif: WhatIf, percent: float) -> dict:
+    """A copy of a ``whatif_chart`` or ``whatif_precisions_chart`` spec (``to_dict()``) with
+    the resize ``percent`` marked: a black rule there, and on the BLEU chart rings on its two
+    points. Plain Vega-Lite layers with their own data, so a page can cache the validated
+    spec of a system's sweep and mark each slider step for the price of a dict copy."""
+    point = next(p for p in whatif.points if p.percent == percent)
+    rule = {"type": "rule", "color": "black", "strokeWidth": 2}
+    if any(layer.get("encoding", {}).get("x", {}).get("field") == "ratio"
+           for layer in spec.get("layer", [])):
+        layers = [
+            {"mark": rule, "data": {"values": [{"ratio": point.ratio, "percent": percent}]},
+             "encoding": {"x": {"field": "ratio", "type": "quantitative"},
+                          "tooltip": [{"field": "percent", "type": "quantitative",
+                                       "title": "slider (%)"}]}},
+            {"mark": {"type": "point", "size": 220, "strokeWidth": 3, "color": "black"},
+             "data": {"values": [{"ratio": point.ratio, "value": point.score},
+                                 {"ratio": point.ratio, "value": 100 * point.bp}]},
+             "encoding": {"x": {"field": "ratio", "type": "quantitative"},
+                          "y": {"field": "value", "type": "quantitative"}}},
+        ]
+    else:
+        layers = [{"mark": rule, "data": {"values": [{"percent": percent}]},
+                   "encoding": {"x": {"field": "percent", "type": "quantitative"}}}]
+    return {**spec, "layer": [*spec["layer"], *layers]}
+
+
+def whatif_precisions_chart(whatif: WhatIf) -> alt.LayerChart:
+    """p_n against the resize percentage: shortening raises precision, lengthening lowers it
+    (``mark_resize`` adds the slider's rule)."""
     frame = whatif.frame()
     cols = [c for c in frame.columns if c.startswith("p") and c[1:].isdigit()]
     data = frame.melt(id_vars=["percent"], value_vars=cols, var_name="order", value_name="p_n")
-    return alt.Chart(data).mark_line(point=True).encode(
+    lines = alt.Chart(data).mark_line(point=True).encode(
         x=alt.X("percent:Q", title="resize (% of tokens; negative = shorter)"),
         y=alt.Y("p_n:Q", title="p_n (%)"), color=alt.Color("order:N", title="order"),
         tooltip=["percent:Q", "order:N", alt.Tooltip("p_n:Q", format=".2f")],
-    ).properties(title="Precisions as lengths change", width=WIDTH)
+    )
+    return alt.layer(lines).properties(title="Precisions as lengths change", width=WIDTH)
 
 
 def buckets_chart(buckets: pd.DataFrame) -> alt.Chart:

@@ -1,8 +1,10 @@
-"""``bleu-explorer`` / ``python -m bleu``: sacrebleu's command line for BLEU, flags and output.
+"""``bleu-explorer`` / ``python -m bleu``: sacrebleu's command line for BLEU, chrF and TER.
 
-Reference files are positional, systems come from ``-i`` (or tab-separated on stdin); the output
-is sacrebleu 2.6's JSON or text (one system, ``-sl`` lines, or the multi-system table with paired
-tests). Test-set downloads are refused: BLEU Explorer never goes online.
+Reference files are positional, systems come from ``-i`` (or tab-separated on stdin), metrics
+from ``-m bleu chrf ter``; the output is sacrebleu 2.6's JSON or text (one system, ``-sl``
+lines, or the multi-system table with paired tests). Test-set downloads are refused: BLEU
+Explorer never goes online. Nothing heavy is imported before the arguments are read: ``--help``
+or a bad flag costs a Python start; each metric loads when it is used.
 """
 
 from __future__ import annotations
@@ -12,13 +14,10 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 from .._version import __version__
 from ..errors import InputError, LengthMismatchError, ReadError
-from ..metrics.bleu import BLEU, short_signature
-from ..metrics.bleu_score import SMOOTH_DEFAULTS, BLEUOptions, score_from_stats
-from ..metrics.streaming import score_totals, stream_totals
 from .inputs import (
     CommandLineError,
     check_lengths,
@@ -27,13 +26,16 @@ from .inputs import (
     read_references,
     read_systems,
 )
-from .output import FORMATS, PairedTestInfo, SystemRow, multi_system_report
+from .output import FORMATS, Cell, PairedTestInfo, multi_system_report, single_system_report
 
 PROG = "bleu-explorer"
 logger = logging.getLogger("bleu.cli")
 
-#: sacrebleu's default tokenizer for a target language given with ``-l`` (13a otherwise)
-LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+#: the metrics of ``-m``, by sacrebleu's names
+METRICS = ("bleu", "chrf", "ter")
+#: BLEU's smoothing methods (bleu.metrics.bleu_score.SMOOTH_DEFAULTS, named here so that
+#: ``--help`` needs no numpy)
+SMOOTH_METHODS = ("none", "floor", "add-k", "exp")
 #: sacrebleu flags that need its online test sets; refused with a message
 TEST_SET_FLAGS = ("test_set", "download", "echo", "origlang", "subset", "list", "citation",
                   "detail")
@@ -48,9 +50,10 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """sacrebleu 2.6's flags that make sense for BLEU, with its names, short forms and defaults."""
-    parser = _Parser(prog=PROG, description="BLEU exactly as sacrebleu computes it, with its "
-                     "flags and output. Example: bleu-explorer ref.de -i hyp.de -f text",
+    """sacrebleu 2.6's flags (no test-set downloads), with its names, short forms and defaults."""
+    parser = _Parser(prog=PROG, description="BLEU, chrF and TER exactly as sacrebleu computes "
+                     "them, with its flags and output. Example: bleu-explorer ref.de -i hyp.de "
+                     "-m bleu chrf ter -f text",
                      epilog="sacrebleu's test-set flags (-t, --download, --echo, --list, "
                      "--citation, --origlang, --subset, --detail) are refused: BLEU Explorer "
                      "never downloads anything.")
@@ -63,14 +66,14 @@ def build_parser() -> argparse.ArgumentParser:
     add("--num-refs", "-nr", type=int, default=1,
         help="Split one reference file on tabs into this many references (default: 1).")
     add("--encoding", "-e", default="utf-8", help="Encoding of the files (default: utf-8).")
-    add("--metrics", "-m", nargs="+", default=["bleu"],
-        help="Metrics to compute; only bleu is available (default: bleu).")
+    add("--metrics", "-m", nargs="+", default=["bleu"], choices=METRICS,
+        help="Metrics to compute: bleu, chrf, ter (default: bleu).")
     add("--sentence-level", "-sl", action="store_true", help="Score each sentence.")
     add("--language-pair", "-l", dest="langpair", default=None,
         help="Source-target pair (e.g. en-zh): picks the target language's default tokenizer.")
     bleu = parser.add_argument_group("BLEU options")
     bleu.add_argument("--smooth-method", "-s", default="exp",
-                      help=f"Smoothing: {', '.join(SMOOTH_DEFAULTS)} (default: exp).")
+                      help=f"Smoothing: {', '.join(SMOOTH_METHODS)} (default: exp).")
     bleu.add_argument("--smooth-value", "-sv", type=float, default=None,
                       help="The smoothing value for floor and add-k (defaults: 0.1 and 1).")
     bleu.add_argument("--tokenize", "-tok", default=None,
@@ -82,6 +85,25 @@ def build_parser() -> argparse.ArgumentParser:
     bleu.add_argument("--max-ngram-order", type=int, default=4,
                       help="Largest n-gram order (default: 4). BLEU Explorer's addition: sacrebleu "
                       "has no such flag, and the signature does not show it.")
+    chrf = parser.add_argument_group("chrF options")
+    chrf.add_argument("--chrf-char-order", "-cc", type=int, default=6,
+                      help="Character n-gram order (default: 6).")
+    chrf.add_argument("--chrf-word-order", "-cw", type=int, default=0,
+                      help="Word n-gram order; 2 gives chrF++ (default: 0).")
+    chrf.add_argument("--chrf-beta", type=int, default=2,
+                      help="How much more recall counts than precision (default: 2).")
+    chrf.add_argument("--chrf-whitespace", action="store_true",
+                      help="Keep whitespace in character n-grams.")
+    chrf.add_argument("--chrf-lowercase", action="store_true", help="Case-insensitive chrF.")
+    chrf.add_argument("--chrf-eps-smoothing", action="store_true",
+                      help="Epsilon smoothing (chrF++.py, NLTK, Moses) instead of effective order.")
+    ter = parser.add_argument_group("TER options (the defaults are TERCOM's)")
+    ter.add_argument("--ter-case-sensitive", action="store_true", help="Case-sensitive TER.")
+    ter.add_argument("--ter-asian-support", action="store_true",
+                     help="Tokenize Asian scripts (CJK, kana) for TER.")
+    ter.add_argument("--ter-no-punct", action="store_true", help="Remove punctuation.")
+    ter.add_argument("--ter-normalized", action="store_true",
+                     help="Normalize the text as TERCOM's -N does.")
     stats = parser.add_argument_group("confidence intervals and paired significance tests")
     stats.add_argument("--confidence", "-ci", action="store_true",
                        help="Report a bootstrap 95%% confidence interval (one system).")
@@ -146,7 +168,7 @@ def resampling_seed() -> int | None:
 
 
 def _check_flags(args: argparse.Namespace) -> None:
-    """Refuse what needs the internet or a metric other than BLEU, with a message saying why."""
+    """Refuse what needs the internet, with a message saying why."""
     for flag in TEST_SET_FLAGS:
         if getattr(args, flag):
             option = "--" + flag.replace("_", "-")
@@ -154,13 +176,14 @@ def _check_flags(args: argparse.Namespace) -> None:
                 f"{option} needs sacrebleu's online test sets; BLEU Explorer never downloads "
                 "anything. Give reference files as positional arguments instead."
             )
-    others = [name for name in args.metrics if name.lower() != "bleu"]
-    if others:
-        raise CommandLineError(f"Only BLEU is available (-m bleu); {', '.join(others)} is not "
-                               "implemented here yet: use sacrebleu for chrF and TER.")
+    if args.sentence_level and len(set(args.metrics)) > 1:
+        raise CommandLineError("Only one metric can be used with --sentence-level; "
+                               f"{len(set(args.metrics))} were given with -m.")
 
 
-def _metric_options(args: argparse.Namespace) -> dict[str, object]:
+def _bleu_options(args: argparse.Namespace) -> dict[str, object]:
+    from ..metrics.bleu import LANGUAGE_TOKENIZERS
+
     tokenize = args.tokenize
     target = args.langpair.split("-")[-1] if args.langpair else ""
     if tokenize is None:
@@ -190,79 +213,119 @@ def _check_modes(args: argparse.Namespace, n_systems: int) -> None:
                                "paired test (--paired-bs or --paired-ar).")
 
 
-def _sentence_level(metric: BLEU, hypotheses: Sequence[str], args: argparse.Namespace,
+def _metrics(args: argparse.Namespace, references: Any = None) -> dict[str, Any]:
+    """The metrics of ``-m`` by sacrebleu's score names, in its order (sorted), references
+    processed once; built without references first, bad options fail before files are read."""
+    found: dict[str, Any] = {}
+    for name in sorted({metric.upper() for metric in args.metrics}):
+        if name == "BLEU":
+            from ..metrics.bleu import BLEU
+
+            found[name] = BLEU(**_bleu_options(args), force=args.force, references=references)
+        elif name == "CHRF":
+            from ..metrics.chrf import CHRF
+
+            found[name] = CHRF(char_order=args.chrf_char_order, word_order=args.chrf_word_order,
+                               beta=args.chrf_beta, lowercase=args.chrf_lowercase,
+                               whitespace=args.chrf_whitespace,
+                               eps_smoothing=args.chrf_eps_smoothing, references=references)
+        else:
+            from ..metrics.ter import TER
+
+            found[name] = TER(normalized=args.ter_normalized, no_punct=args.ter_no_punct,
+                              asian_support=args.ter_asian_support,
+                              case_sensitive=args.ter_case_sensitive, references=references)
+    return found
+
+
+def _signature(metric: Any, args: argparse.Namespace, short: bool | None = None,
+               **resampling: Any) -> str:
+    """sacrebleu's signature of ``metric``, with the resampling fields of a test or CI."""
+    return metric.get_signature(**resampling).format(args.short if short is None else short)
+
+
+def _sentence_level(metric: Any, hypotheses: Sequence[str], args: argparse.Namespace,
                     out: TextIO) -> None:
-    signature = metric.signature()
-    if args.short:
-        signature = short_signature(signature)
+    signature = _signature(metric, args)
     for row in metric.segment_stats(hypotheses):
-        score = score_from_stats(row, metric.options, signature)
+        score = metric.score_stats(row[None, :])
         print(score.format(args.width, args.score_only, signature), file=out)
 
 
-def _single_system(metric: BLEU, hypotheses: Sequence[str], args: argparse.Namespace,
-                   out: TextIO) -> None:
-    stats = metric.segment_stats(hypotheses)
-    score = metric.score_stats(stats, metric.reference_table(None).n_refs)
-    extra: dict[str, object] = {}
-    interval = None
-    if args.confidence and args.confidence_n > 1:
-        from ..metrics.significance import bootstrap_ci_from_stats
-
-        seed = resampling_seed()
-        interval = bootstrap_ci_from_stats(stats, metric.options, n_samples=args.confidence_n,
-                                           seed=seed)
-        extra = {"bs": args.confidence_n, "seed": str(seed).lower()}
-    signature = metric.signature(**extra)
+def _single_system(metrics: dict[str, Any], hypotheses: Sequence[str],
+                   args: argparse.Namespace, out: TextIO) -> None:
     is_json = args.format == "json"
-    if args.short and not is_json:
-        signature = short_signature(signature)
-    print(score.format(args.width, args.score_only, signature, is_json, interval), file=out)
+    lines = []
+    for metric in metrics.values():
+        stats = metric.segment_stats(hypotheses)
+        score = metric.score_stats(stats)
+        resampling: dict[str, object] = {}
+        interval = None
+        if args.confidence and args.confidence_n > 1:
+            from ..metrics.significance import bootstrap_ci_from_stats
+
+            seed = resampling_seed()
+            interval = bootstrap_ci_from_stats(stats, metric.scorer, n_samples=args.confidence_n,
+                                               seed=seed)
+            resampling = {"bs": args.confidence_n, "seed": str(seed).lower()}
+        signature = _signature(metric, args, args.short and not is_json, **resampling)
+        lines.append(score.format(args.width, args.score_only, signature, is_json, interval))
+    print(single_system_report(lines, args.format), file=out)
 
 
-def _paired_rows(metric: BLEU, systems: list[tuple[str, list[str]]], args: argparse.Namespace,
-                 ) -> tuple[list[SystemRow], PairedTestInfo, dict]:
-    from ..metrics.significance import paired_ar_from_stats, paired_bootstrap_from_stats
-
-    method = "bs" if args.paired_bs else "ar"
-    asked = args.paired_bs_n if args.paired_bs else args.paired_ar_n
-    n_samples = asked if asked > 0 else (1000 if method == "bs" else 10000)
-    seed = resampling_seed()
-    named = {f"Baseline: {systems[0][0]}" if args.input is not None else "Baseline":
-             systems[0][1]}
-    for k, (name, hypotheses) in enumerate(systems[1:], start=1):
-        named[name if args.input is not None else f"System {k}"] = hypotheses
-    stats = {name: metric.segment_stats(hypotheses) for name, hypotheses in named.items()}
-    test = paired_bootstrap_from_stats if method == "bs" else paired_ar_from_stats
-    results = test(stats, metric.options, n_samples=n_samples, seed=seed)
-    rows = [SystemRow(name, result.score, result.p_value, result.mean, result.ci, paired=True)
-            for name, result in results.items()]
-    return rows, PairedTestInfo(method, asked), {method: n_samples, "seed": str(seed).lower()}
+def _system_names(systems: list[tuple[str, list[str]]], args: argparse.Namespace) -> list[str]:
+    """The table's names, as sacrebleu's: the baseline marked in paired mode; stdin columns are
+    ``System k`` (files and a saved workspace keep their systems' names)."""
+    from_files = args.input is not None or args.workspace is not None
+    names = [name if from_files else f"System {k + 1}" for k, (name, _) in enumerate(systems)]
+    if paired_test_asked(args):
+        names[0] = f"Baseline: {systems[0][0]}" if from_files else "Baseline"
+        names[1:] = [name if from_files else f"System {k}"
+                     for k, name in enumerate(names[1:], start=1)]
+    return names
 
 
-def _multi_system(metric: BLEU, systems: list[tuple[str, list[str]]], args: argparse.Namespace,
-                  out: TextIO) -> None:
+def _multi_system(metrics: dict[str, Any], systems: list[tuple[str, list[str]]],
+                  args: argparse.Namespace, out: TextIO) -> None:
     logger.info("Found %d systems.", len(systems))
     if args.paired_jobs != 1:
         logger.info("--paired-jobs is ignored: the paired tests are vectorized in one process.")
+    names = _system_names(systems, args)
     paired: PairedTestInfo | None = None
-    extra: dict = {}
+    resampling: dict[str, object] = {}
     if paired_test_asked(args):
-        rows, paired, extra = _paired_rows(metric, systems, args)
-    else:
-        rows = [SystemRow(name, metric.corpus_score(hypotheses).score)
-                for name, hypotheses in systems]
-    signature = metric.signature(**extra)
-    if args.short:
-        signature = short_signature(signature)
-    print(multi_system_report(rows, signature, args.width, args.format, paired), file=out)
+        from ..metrics.significance import paired_ar_from_stats, paired_bootstrap_from_stats
+
+        method = "bs" if args.paired_bs else "ar"
+        asked = args.paired_bs_n if args.paired_bs else args.paired_ar_n
+        n_samples = asked if asked > 0 else (1000 if method == "bs" else 10000)
+        seed = resampling_seed()
+        test = paired_bootstrap_from_stats if method == "bs" else paired_ar_from_stats
+        paired = PairedTestInfo(method, asked)
+        resampling = {method: n_samples, "seed": str(seed).lower()}
+    columns: dict[str, list[Cell]] = {}
+    signatures: dict[str, str] = {}
+    for metric in metrics.values():
+        stats = {name: metric.segment_stats(hyps)
+                 for name, (_, hyps) in zip(names, systems, strict=True)}
+        label = metric.score_stats(next(iter(stats.values()))).name
+        if paired is None:
+            columns[label] = [Cell(metric.score_stats(matrix).score) for matrix in stats.values()]
+        else:
+            results = test(stats, metric.scorer, n_samples=n_samples, seed=seed)
+            columns[label] = [Cell(r.score, r.p_value, r.mean, r.ci, paired=True)
+                              for r in results.values()]
+        signatures[label] = _signature(metric, args, **resampling)
+    print(multi_system_report(names, columns, signatures, args.width, args.format, paired),
+          file=out)
 
 
 def _streams(args: argparse.Namespace) -> bool:
-    """Whether to score in chunks while reading: one system file, one corpus score, plain refs."""
+    """Whether to score in chunks while reading: one system file, BLEU alone, one corpus score,
+    plain references."""
     return (args.input is not None and len(args.input) == 1 and not args.sentence_level
             and not args.confidence and not paired_test_asked(args) and args.num_refs == 1
-            and bool(args.refs))
+            and bool(args.refs) and set(args.metrics) == {"bleu"})
 
 
 def _terminal_progress(args: argparse.Namespace) -> Callable[[int], None] | None:
@@ -275,11 +338,14 @@ def _terminal_progress(args: argparse.Namespace) -> Callable[[int], None] | None
     return show
 
 
-def _streamed_single_system(args: argparse.Namespace, options: dict[str, object],
-                            out: TextIO) -> None:
+def _streamed_single_system(args: argparse.Namespace, out: TextIO) -> None:
     """One system against its references, read and scored chunk by chunk (bounded memory)."""
+    from ..metrics.bleu import bleu_signature
+    from ..metrics.bleu_score import BLEUOptions
+    from ..metrics.streaming import score_totals, stream_totals
+
     hyp_path = args.input[0]
-    bleu_options = BLEUOptions(**options)
+    bleu_options = BLEUOptions(**_bleu_options(args))
     progress = _terminal_progress(args)
     try:
         totals = stream_totals(
@@ -299,37 +365,33 @@ def _streamed_single_system(args: argparse.Namespace, options: dict[str, object]
         raise ReadError(f"{hyp_path}: the system output is empty.")
     score = score_totals(totals, bleu_options)
     is_json = args.format == "json"
-    signature = score.signature
-    if args.short and not is_json:
-        signature = short_signature(signature)
+    signature = bleu_signature(bleu_options, totals.n_refs).format(args.short and not is_json)
     print(score.format(args.width, args.score_only, signature, is_json), file=out)
 
 
 def run(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> None:
     """Score what ``args`` asks for and print it to ``out`` in sacrebleu's shape."""
     _check_flags(args)
-    options = _metric_options(args)
-    # Build the metric first: a bad tokenizer or smoothing method fails before any file is read.
-    BLEU(**options)
+    _metrics(args)  # bad options (a tokenizer, a smoothing method...) fail before any file is read
     if args.workspace is not None or args.save_workspace is not None:
         from .workspace import workspace_inputs
 
-        references, ref_names, systems = workspace_inputs(args, stdin, options)
+        references, ref_names, systems = workspace_inputs(args, stdin, _bleu_options(args))
     elif _streams(args):
-        _streamed_single_system(args, options, out)
+        _streamed_single_system(args, out)
         return
     else:
         references, ref_names = read_references(args.refs, args.num_refs, args.encoding)
         systems = read_systems(args, stdin)
     _check_modes(args, len(systems))
     check_lengths(systems, references, ref_names)
-    metric = BLEU(**options, force=args.force, references=references)
+    metrics = _metrics(args, references)
     if args.sentence_level:
-        _sentence_level(metric, systems[0][1], args, out)
+        _sentence_level(next(iter(metrics.values())), systems[0][1], args, out)
     elif len(systems) == 1:
-        _single_system(metric, systems[0][1], args, out)
+        _single_system(metrics, systems[0][1], args, out)
     else:
-        _multi_system(metric, systems, args, out)
+        _multi_system(metrics, systems, args, out)
 
 
 def _format_from_environment(args: argparse.Namespace) -> None:

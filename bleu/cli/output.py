@@ -1,13 +1,14 @@
 """The command line's multi-system output, shaped as sacrebleu 2.6 prints it (table or JSON).
 
 Scripts that parse sacrebleu's output parse ours: the same table (drawn by ``tabulate``, as
-sacrebleu draws it), the same JSON keys, the same explanation of the paired test.
+sacrebleu draws it), one column per metric, the same JSON keys, the same explanation of the
+paired test and the same list of signatures.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 #: sacrebleu's output formats; ``latex`` only changes the multi-system table.
@@ -15,10 +16,9 @@ FORMATS = ("json", "text", "latex")
 
 
 @dataclass(frozen=True)
-class SystemRow:
-    """One system's cell in the multi-system table: a plain score, or a paired-test result."""
+class Cell:
+    """One metric's result for one system: a plain score, or a paired test's result."""
 
-    system: str
     score: float
     p_value: float | None = None
     mean: float | None = None
@@ -34,15 +34,19 @@ class PairedTestInfo:
     n_samples: int
 
 
-def _cell(row: SystemRow, width: int, multiline: bool) -> str:
-    if not row.paired:
-        return f"{row.score:.{width}f}"
-    text = f"{row.score:.{width}f}"
-    if row.mean is not None and row.ci is not None:
-        text += f" ({row.mean:.{width}f} ± {row.ci:.{width}f})"
-    if row.p_value is not None:
-        star = "" if row.p_value > 0.05 else "*"
-        text += ("\n" if multiline else " ") + f"(p = {row.p_value:.4f}){star}"
+#: metric name -> one cell per system, in the systems' order
+Columns = Mapping[str, Sequence[Cell]]
+
+
+def _text(cell: Cell, width: int, multiline: bool) -> str:
+    if not cell.paired:
+        return f"{cell.score:.{width}f}"
+    text = f"{cell.score:.{width}f}"
+    if cell.mean is not None and cell.ci is not None:
+        text += f" ({cell.mean:.{width}f} ± {cell.ci:.{width}f})"
+    if cell.p_value is not None:
+        star = "" if cell.p_value > 0.05 else "*"
+        text += ("\n" if multiline else " ") + f"(p = {cell.p_value:.4f}){star}"
     return text
 
 
@@ -50,32 +54,36 @@ def _optional_float(value: float | None) -> float | None:
     return None if value is None else float(value)
 
 
-def results_json(rows: Sequence[SystemRow], width: int) -> str:
-    """sacrebleu's multi-system JSON: a list of ``{"system": ..., "BLEU": ...}`` records.
+def results_json(systems: Sequence[str], columns: Columns, width: int) -> str:
+    """sacrebleu's multi-system JSON: a list of ``{"system": ..., "<metric>": ...}`` records.
 
     Plain scores are strings (as sacrebleu writes them); paired results are objects whose numbers
     are converted to Python floats, so NumPy scalars never reach ``json.dumps``.
     """
     records = []
-    for row in rows:
-        value: object = f"{row.score:.{width}f}"
-        if row.paired:
-            value = {"score": float(row.score), "p_value": _optional_float(row.p_value),
-                     "mean": _optional_float(row.mean), "ci": _optional_float(row.ci)}
-        records.append({"system": row.system, "BLEU": value})
+    for k, system in enumerate(systems):
+        record: dict[str, object] = {"system": system}
+        for metric, cells in columns.items():
+            cell = cells[k]
+            record[metric] = (f"{cell.score:.{width}f}" if not cell.paired else
+                              {"score": float(cell.score), "p_value": _optional_float(cell.p_value),
+                               "mean": _optional_float(cell.mean), "ci": _optional_float(cell.ci)})
+        records.append(record)
     return json.dumps(records, indent=4)
 
 
-def results_table(rows: Sequence[SystemRow], width: int, fmt: str) -> str:
+def results_table(systems: Sequence[str], columns: Columns, width: int, fmt: str) -> str:
     """sacrebleu's multi-system table (``fancy_grid`` for text, ``latex_booktabs`` for latex)."""
     from tabulate import tabulate  # only the multi-system table needs it
 
     multiline = fmt == "text"
-    column = "BLEU"
-    if any(row.paired and row.mean is not None for row in rows):
-        column += " (μ ± 95% CI)"
-    table = {"System": [row.system for row in rows],
-             column: [_cell(row, width, multiline) for row in rows]}
+    table: dict[str, list[str]] = {"System": list(systems)}
+    bootstrap = False
+    for metric, cells in columns.items():
+        # as sacrebleu, a bootstrap's first column marks every later one as well
+        bootstrap = bootstrap or any(c.paired and c.mean is not None for c in cells)
+        title = f"{metric} (μ ± 95% CI)" if bootstrap else metric
+        table[title] = [_text(cell, width, multiline) for cell in cells]
     return tabulate(table, headers="keys", tablefmt="fancy_grid" if multiline else "latex_booktabs",
                     colalign=("right",), stralign="center", numalign="center",
                     floatfmt=f".{width}f")
@@ -116,19 +124,32 @@ def paired_explanation(info: PairedTestInfo, baseline: str) -> str:
     return "\n".join(lines)
 
 
-def signatures_block(signature: str) -> str:
+def signatures_block(signatures: Mapping[str, str]) -> str:
     """The ``Metric signatures`` list that ends sacrebleu's multi-system text output."""
     return "\n".join(["-----------------", "Metric signatures", "-----------------",
-                      f" - {'BLEU':<10} {signature}"])
+                      *(f" - {name:<10} {signature}" for name, signature in signatures.items())])
 
 
-def multi_system_report(rows: Sequence[SystemRow], signature: str, width: int, fmt: str,
+def multi_system_report(systems: Sequence[str], columns: Columns,
+                        signatures: Mapping[str, str], width: int, fmt: str,
                         paired: PairedTestInfo | None = None) -> str:
     """Everything sacrebleu prints for several systems, in ``fmt`` (json, text or latex)."""
     if fmt == "json":
-        return results_json(rows, width)
-    parts = [results_table(rows, width, fmt), ""]
+        return results_json(systems, columns, width)
+    parts = [results_table(systems, columns, width, fmt), ""]
     if paired is not None:
-        parts.append(paired_explanation(paired, rows[0].system))
-    parts.append(signatures_block(signature))
+        parts.append(paired_explanation(paired, systems[0]))
+    parts.append(signatures_block(signatures))
     return "\n".join(parts)
+
+
+def single_system_report(lines: Sequence[str], fmt: str) -> str:
+    """One system's scores, one line (or JSON object) per metric, as sacrebleu prints them:
+    several JSON objects become a list; several text lines are aligned on their '='."""
+    if fmt == "json":
+        return lines[0] if len(lines) == 1 else "[\n" + ",\n".join(lines) + "\n]"
+    if len(lines) == 1 or any("=" not in line for line in lines):
+        return "\n".join(lines)
+    width = max(line.index("=") - 1 for line in lines)
+    return "\n".join(f"{line[: line.index('=') - 1]:>{width}}{line[line.index('=') - 1:]}"
+                     for line in lines)

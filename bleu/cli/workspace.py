@@ -1,8 +1,10 @@
 """The command line's workspace flags: score from a saved workspace, save what is scored.
 
 ``--workspace ID_OR_NAME`` takes the references (and, without ``-i``, the systems) from a saved
-workspace; ``--save-workspace NAME`` saves the references and systems given as a new workspace.
-The database is BLEU_EXPLORER_DB's, else the default file in the user's data folder.
+workspace; ``--save-workspace NAME`` saves the references and systems given as a new workspace
+and prints its edit secret (the app asks for it before it lets anyone change the workspace). The
+database is BLEU_EXPLORER_DB's, else the default file in the user's data folder; messages name
+it with its secrets hidden.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import TextIO
 from ..io import TextFile
 from ..io.dataset import assemble, system_name
 from ..workspace.config import database_location
-from ..workspace.model import Workspace
+from ..workspace.model import Workspace, new_edit_token
 from ..workspace.store import WorkspaceStore
 from .inputs import CommandLineError, check_lengths, read_references, read_systems
 
@@ -28,7 +30,7 @@ def workspace_inputs(args: argparse.Namespace, stdin: TextIO, options: Mapping[s
                      ) -> tuple[list[list[str]], list[str], Systems]:
     """References, their names and the systems to score for ``--workspace`` and/or
     ``--save-workspace``; what ``--save-workspace`` names is saved before scoring."""
-    store = WorkspaceStore(database_location())
+    store = WorkspaceStore(database_location(), show_location=True)
     source: TextFile | None = None
     language = None
     if args.workspace is not None:
@@ -73,6 +75,9 @@ def _save(store: WorkspaceStore, name: str, refs: Sequence[TextFile], systems: S
     names = [system_name(Path(path).name) for path, _ in systems]
     dataset = assemble(files, refs, source, names=names, label=f"bleu-explorer: {name}",
                        language=language)
-    saved = store.save(Workspace.new(dataset, name, options=_app_options(options)))
-    logger.info("Saved workspace %r (id %s, %d systems) in %s.", saved.name, saved.id,
-                len(dataset.systems), store.description)
+    token = new_edit_token()
+    saved = store.save(Workspace.new(dataset, name, options=_app_options(options)), token=token)
+    logger.info("Saved workspace %r (id %s, %d systems) in %s. Its edit secret is %s: the app "
+                "asks for it (sidebar, \"Edit with its secret\") before it lets a browser rename, "
+                "add systems to or delete the workspace; it is stored nowhere else.",
+                saved.name, saved.id, len(dataset.systems), store.description, token)

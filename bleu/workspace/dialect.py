@@ -8,7 +8,6 @@ autocommit mode, so that every transaction is an explicit ``BEGIN`` ... ``COMMIT
 from __future__ import annotations
 
 import os
-import re
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -17,12 +16,12 @@ from typing import Any, Protocol
 
 from ..errors import MissingExtraError
 from .errors import StorageError
+from .redaction import redact_location
 
 #: how long a writer waits for another one's transaction before giving up (milliseconds)
 BUSY_TIMEOUT_MS = 30_000
 #: the PostgreSQL advisory lock that serializes writers (SQLite's BEGIN IMMEDIATE does the same)
 _PG_WRITE_LOCK = 0x626C6575  # "bleu"
-_URL_PASSWORD = re.compile(r"(://[^:/@]+:)[^@]*@")
 
 
 @dataclass(frozen=True)
@@ -59,7 +58,8 @@ POSTGRES = Dialect("postgresql", "%s", "BYTEA", "DOUBLE PRECISION",
 
 
 class Backend(Protocol):
-    """Where the workspaces live: opens autocommit connections and names itself in messages."""
+    """Where the workspaces live: opens autocommit connections; ``description`` is the location
+    with its secrets hidden (for the command line; the app names no location)."""
 
     dialect: Dialect
     description: str
@@ -110,7 +110,7 @@ class PostgresBackend:
             ) from None
         self._psycopg = psycopg
         self.url = url
-        self.description = _URL_PASSWORD.sub(r"\1***@", url)
+        self.description = redact_location(url)
         self.driver_errors = (psycopg.Error, OSError)
 
     def connect(self) -> Any:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 import time
 from collections.abc import Mapping
@@ -12,6 +14,8 @@ from ..io.dataset import Dataset
 
 #: random bytes in a workspace id: 16 bytes = 128 bits, so an id cannot be guessed
 ID_BYTES = 16
+#: random bytes in an edit secret (the owner's right to change a workspace): 128 bits too
+TOKEN_BYTES = 16
 
 #: external scores: metric -> system -> one score per segment (None where a segment has none)
 SavedScores = Mapping[str, Mapping[str, tuple[float | None, ...]]]
@@ -20,6 +24,21 @@ SavedScores = Mapping[str, Mapping[str, tuple[float | None, ...]]]
 def new_id() -> str:
     """A fresh workspace id: 128 random bits, URL-safe (22 characters), unguessable."""
     return secrets.token_urlsafe(ID_BYTES)
+
+
+def new_edit_token() -> str:
+    """A fresh edit secret: 128 random bits, URL-safe (22 characters); only its hash is stored."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def edit_hash(token: str) -> str:
+    """What the database keeps of an edit secret (sha256, hex): a stolen database gives none."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def token_matches(token: str | None, stored: str | None) -> bool:
+    """Whether ``token`` is the secret of ``stored`` (compared in constant time)."""
+    return bool(token and stored) and hmac.compare_digest(edit_hash(token), str(stored))
 
 
 @dataclass(frozen=True)

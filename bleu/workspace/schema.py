@@ -1,8 +1,10 @@
 """The database schema, versioned: ``MIGRATIONS[k]`` takes a database from version k to k + 1.
 
 Version 1 stored the test set and its systems; version 2 added the workspace's options, its
-external scores and the dataset's notes (a version-1 workspace opens with none of them). A
-fresh database runs every migration in order, so the upgrade path is the one always used.
+external scores and the dataset's notes (a version-1 workspace opens with none of them); version 3
+added ``edit_hash``, the sha256 of the owner's edit secret (a workspace saved before has none:
+nobody can change it, anyone can copy it). A fresh database runs every migration in order, so the
+upgrade path is the one always used.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .dialect import Dialect
-from .errors import StorageError
+from .errors import StorageError, capitalized
 
 _V1 = (
     """CREATE TABLE texts (
@@ -43,28 +45,40 @@ _V2 = (
     "ALTER TABLE workspaces ADD COLUMN external_scores TEXT NOT NULL DEFAULT '{}'",
     "ALTER TABLE workspaces ADD COLUMN notes TEXT NOT NULL DEFAULT '[]'",
 )
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2)
+_V3 = ("ALTER TABLE workspaces ADD COLUMN edit_hash TEXT",)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
 LATEST = len(MIGRATIONS)
 
 
-def schema_version(cursor: Any, dialect: Dialect) -> int:
-    """The version recorded in ``schema_version`` (0 for a database without tables yet)."""
-    cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+def recorded_version(cursor: Any) -> int:
+    """The version recorded in ``schema_version`` (a driver error where the table is missing);
+    reads only, so that a read-only database can be checked."""
     cursor.execute("SELECT MAX(version) FROM schema_version")
     row = cursor.fetchone()
     return int(row[0]) if row and row[0] is not None else 0
 
 
-def migrate(cursor: Any, dialect: Dialect, where: str, target: int = LATEST) -> int:
-    """Bring the schema to ``target`` inside the caller's write transaction; returns the old
-    version. A database newer than this code is refused (it would be misread)."""
-    found = schema_version(cursor, dialect)
+def schema_version(cursor: Any, dialect: Dialect) -> int:
+    """The version recorded in ``schema_version`` (0 for a database without tables yet)."""
+    cursor.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+    return recorded_version(cursor)
+
+
+def refuse_newer(found: int, where: str) -> None:
+    """A database newer than this code is refused (it would be misread)."""
     if found > LATEST:
         raise StorageError(
-            f"The workspace database {where} has schema version {found}, newer than this "
+            f"{capitalized(where)} has schema version {found}, newer than this "
             f"BLEU Explorer understands ({LATEST}): upgrade bleu-explorer, or point "
             "BLEU_EXPLORER_DB at another database."
         )
+
+
+def migrate(cursor: Any, dialect: Dialect, where: str, target: int = LATEST) -> int:
+    """Bring the schema to ``target`` inside the caller's write transaction; returns the old
+    version. ``where`` names the database in messages."""
+    found = schema_version(cursor, dialect)
+    refuse_newer(found, where)
     for version in range(found, target):
         for statement in MIGRATIONS[version]:
             cursor.execute(dialect.sql(statement))

@@ -3,7 +3,12 @@
 Texts are content-addressed (``texts.py``): a save writes only the streams the database does not
 hold yet, and a stream no workspace uses any more is removed in the transaction that dropped it.
 Writers are serialized (SQLite ``BEGIN IMMEDIATE`` with a busy timeout, a PostgreSQL advisory
-lock), so two sessions saving at once both succeed, one after the other.
+lock), so two sessions saving at once both succeed, one after the other. Every write transaction
+checks the schema first (creating it again if the database file was deleted meanwhile); reads
+check it once per store and again after an error, and need no write access.
+
+Changing or deleting a workspace needs its edit secret (``model.new_edit_token``): the database
+keeps only its sha256, set when the workspace is first saved.
 """
 
 from __future__ import annotations
@@ -21,16 +26,28 @@ from typing import Any
 from ..io import TextFile
 from ..io.dataset import Dataset
 from .dialect import backend_for
-from .errors import StorageError, WorkspaceError, WorkspaceNotFoundError
-from .model import SavedScores, Workspace, WorkspaceInfo
-from .schema import migrate
+from .errors import (
+    StorageError,
+    WorkspaceError,
+    WorkspaceNotFoundError,
+    WorkspaceReadOnlyError,
+    capitalized,
+)
+from .model import SavedScores, Workspace, WorkspaceInfo, edit_hash, token_matches
+from .redaction import redact_location
+from .schema import LATEST, migrate, recorded_version, refuse_newer
 from .texts import canonical_bytes, pack, text_hash, unpack
 
 #: called after each stream written by ``save``: (streams done, streams in all)
 Progress = Callable[[int, int], None]
+#: after a failed connect, calls this soon fail at once with the same error (an unreachable
+#: server would otherwise cost its connect timeout on every call, i.e. every rerun of the app)
+RETRY_SECONDS = 10.0
 _CHUNK = 500
 _WORKSPACE_COLUMNS = ("id", "name", "label", "target_language", "created", "updated", "options",
                       "external_scores", "notes")
+#: what a save writes: the columns read back, and the edit secret's hash (set once, on insert)
+_SAVED_COLUMNS = (*_WORKSPACE_COLUMNS, "edit_hash")
 _STREAM_COLUMNS = ("workspace_id", "role", "position", "name", "file_name", "text_hash",
                    "doc_hash", "notes")
 
@@ -70,49 +87,73 @@ class WorkspaceStore:
 
     Opening costs nothing; the first use creates or migrates the schema. Each call opens its own
     connection, so one store serves every thread (Streamlit runs each session in its own).
+    Messages say "the workspace database"; with ``show_location`` (the command line) they also
+    give its location, secrets hidden. Driver errors are redacted the same way.
     """
 
-    def __init__(self, location: str | os.PathLike[str]) -> None:
+    def __init__(self, location: str | os.PathLike[str], *, show_location: bool = False) -> None:
+        self._location = location
         self._backend = backend_for(location)
         self._dialect = self._backend.dialect
+        self._where = "the workspace database" + (
+            f" {self._backend.description}" if show_location else "")
         self._ready = False
+        self._writable = False
+        self._unreachable: tuple[float, str] | None = None  # when, and what it said
         self._ready_lock = threading.Lock()
 
     @property
     def description(self) -> str:
-        """The database as messages name it (a URL's password hidden)."""
+        """The database's location, secrets hidden (for the command line)."""
         return self._backend.description
+
+    @property
+    def where(self) -> str:
+        """How messages name the database: "the workspace database" (and its location)."""
+        return self._where
 
     # -------------------------------------------------------------------------- transactions
 
     def _fail(self, action: str, error: BaseException) -> StorageError:
+        """A StorageError for a driver error, its text redacted (drivers echo URLs and paths)."""
+        self._ready = self._writable = False  # check the schema again: the file may be gone
+        details = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        details = redact_location(details.strip(), self._location) or "no details"
         return StorageError(
-            f"The workspace database {self.description} cannot be {action}: "
-            f"{type(error).__name__}: {str(error).strip() or 'no details'}. Check that it is "
-            "a BLEU Explorer database you can write to, or set BLEU_EXPLORER_DB to another "
-            "file or postgresql:// URL."
+            f"{capitalized(self._where)} cannot be {action}: "
+            f"{type(error).__name__}: {details}. Check that it is a BLEU Explorer database "
+            "that can be written to, or set BLEU_EXPLORER_DB to another file or postgresql:// "
+            "URL."
         )
 
     @contextmanager
     def _transaction(self, action: str, *, write: bool) -> Iterator[Any]:
-        """A cursor inside one transaction: committed on success, rolled back on any error."""
-        if not self._ready:
+        """A cursor inside one transaction: committed on success, rolled back on any error.
+        A write transaction creates or migrates the schema first; a read checks it once."""
+        if not write and not self._ready:
             self._prepare()
-        yield from self._run(action, write=write, prepare=False)
+        with self._connected(action, write=write, prepare=write) as cursor:
+            yield cursor
 
-    def _run(self, action: str, *, write: bool, prepare: bool) -> Iterator[Any]:
+    @contextmanager
+    def _connected(self, action: str, *, write: bool, prepare: bool) -> Iterator[Any]:
+        """A transaction on a new connection; driver errors become redacted StorageErrors."""
         errors = self._backend.driver_errors
+        if self._unreachable and time.monotonic() - self._unreachable[0] < RETRY_SECONDS:
+            raise StorageError(self._unreachable[1])
         try:
             connection = self._backend.connect()
         except errors as error:
-            raise self._fail("opened", error) from None
+            failure = self._fail("opened", error)
+            self._unreachable = (time.monotonic(), str(failure))
+            raise failure from None
         try:
             cursor = connection.cursor()
             cursor.execute(self._dialect.begin_write if write else self._dialect.begin_read)
             if write and self._dialect.write_lock:
                 cursor.execute(self._dialect.write_lock)
             if prepare:
-                migrate(cursor, self._dialect, self.description)
+                migrate(cursor, self._dialect, self._where)
             yield cursor
             cursor.execute("COMMIT")
         except BaseException as error:
@@ -125,13 +166,30 @@ class WorkspaceStore:
             connection.close()
 
     def _prepare(self) -> None:
-        """Create or migrate the schema once per store (a write transaction of its own)."""
+        """Check the schema for reading, once per store: a read transaction when it is current
+        (so a read-only database can be read), else a write transaction that migrates it."""
         with self._ready_lock:
             if self._ready:
                 return
-            for _ in self._run("prepared (schema check)", write=True, prepare=True):
-                pass
+            try:
+                with self._connected("read", write=False, prepare=False) as cursor:
+                    found = recorded_version(cursor)
+            except StorageError:  # no schema yet (or unreadable: the write below says which)
+                found = -1
+            refuse_newer(found, self._where)
+            if found != LATEST:
+                with self._connected("prepared (schema check)", write=True, prepare=True):
+                    pass
             self._ready = True
+
+    def check_writable(self) -> None:
+        """Raise a StorageError saying why unless the database takes writes (a read-only file,
+        user or server does not); checked once, and again after any error."""
+        if self._writable:
+            return
+        with self._transaction("written", write=True) as cursor:
+            cursor.execute("UPDATE schema_version SET version = version")
+        self._writable = True
 
     def _execute(self, cursor: Any, sql: str, params: Sequence[Any] = ()) -> Any:
         cursor.execute(self._dialect.sql(sql), tuple(params))
@@ -139,9 +197,11 @@ class WorkspaceStore:
 
     # ------------------------------------------------------------------------------ writing
 
-    def save(self, workspace: Workspace, progress: Progress | None = None) -> Workspace:
+    def save(self, workspace: Workspace, progress: Progress | None = None, *,
+             token: str) -> Workspace:
         """Write a workspace whole, as one transaction (replacing what its id held); returns it
-        with ``updated`` set. A crash midway leaves the previous state as it was."""
+        with ``updated`` set. A new id keeps ``token``'s hash as its edit secret; an existing
+        one is replaced only with that secret. A crash midway leaves the previous state."""
         if not workspace.name.strip():
             raise WorkspaceError("A workspace needs a name; the name given is empty.")
         streams = _streams(workspace.dataset)
@@ -164,14 +224,17 @@ class WorkspaceStore:
                                     created=workspace.created or now)
         dialect = self._dialect
         with self._transaction("written", write=True) as cursor:
+            self._execute(cursor, "SELECT 1 FROM workspaces WHERE id = ?", (saved.id,))
+            if cursor.fetchone() is not None:  # replacing a saved workspace: its owner only
+                self._authorize(cursor, saved.id, token)
             held = self._held(cursor, list(packed))
             cursor.execute(dialect.upsert(
-                "workspaces", _WORKSPACE_COLUMNS, ("id",),
+                "workspaces", _SAVED_COLUMNS, ("id",),
                 [c for c in _WORKSPACE_COLUMNS if c not in ("id", "created")]),
                 (saved.id, saved.name.strip(), saved.dataset.label,
                  saved.dataset.target_language, saved.created, saved.updated,
                  _json(dict(saved.options)), _json(_plain_scores(saved.external_scores)),
-                 _json(list(saved.dataset.notes))))
+                 _json(list(saved.dataset.notes)), edit_hash(token)))
             self._execute(cursor, "DELETE FROM streams WHERE workspace_id = ?", (saved.id,))
             insert_text = dialect.upsert("texts", ("hash", "n_items", "size", "data"), ("hash",))
             insert_stream = dialect.sql(
@@ -199,41 +262,58 @@ class WorkspaceStore:
             held.update(row[0] for row in cursor.fetchall())
         return held
 
+    def _authorize(self, cursor: Any, workspace_id: str, token: str | None) -> None:
+        """Refuse a change without the workspace's edit secret (inside the writer's transaction,
+        so that nothing changes between the check and the write)."""
+        self._execute(cursor, "SELECT edit_hash FROM workspaces WHERE id = ?", (workspace_id,))
+        row = cursor.fetchone()
+        if row is None:
+            raise self._missing(workspace_id)
+        if not token_matches(token, row[0]):
+            raise WorkspaceReadOnlyError(
+                f"Workspace {workspace_id!r} is read-only here: only its owner's browser (which "
+                "holds its edit secret) can change or delete it. Copy it to your workspaces to "
+                "change a copy.")
+
     def _collect_garbage(self, cursor: Any) -> None:
         """Drop texts no stream refers to (inside the writer's transaction)."""
         cursor.execute("DELETE FROM texts WHERE NOT EXISTS (SELECT 1 FROM streams "
                        "WHERE streams.text_hash = texts.hash OR streams.doc_hash = texts.hash)")
 
-    def rename(self, workspace_id: str, name: str) -> None:
-        """Give a workspace another name (names need not be unique; ids are)."""
+    def rename(self, workspace_id: str, name: str, *, token: str | None) -> None:
+        """Give a workspace another name (names need not be unique; ids are); needs its edit
+        secret."""
         name = name.strip()
         if not name:
             raise WorkspaceError(f"A workspace name cannot be empty (renaming {workspace_id}).")
-        with self._transaction("written", write=True) as cursor:
-            self._execute(cursor, "UPDATE workspaces SET name = ?, updated = ? WHERE id = ?",
-                          (name, time.time(), workspace_id))
-            if cursor.rowcount == 0:
-                raise self._missing(workspace_id)
+        self._update(workspace_id, token, "name = ?, updated = ?", (name, time.time()))
 
-    def set_options(self, workspace_id: str, options: Mapping[str, Any]) -> None:
-        """Replace a workspace's options (JSON values), e.g. after the sidebar changed them."""
-        with self._transaction("written", write=True) as cursor:
-            self._execute(cursor, "UPDATE workspaces SET options = ? WHERE id = ?",
-                          (_json(dict(options)), workspace_id))
-            if cursor.rowcount == 0:
-                raise self._missing(workspace_id)
+    def set_options(self, workspace_id: str, options: Mapping[str, Any], *,
+                    token: str | None) -> None:
+        """Replace a workspace's options (JSON values), e.g. after the sidebar changed them;
+        needs its edit secret."""
+        self._update(workspace_id, token, "options = ?", (_json(dict(options)),))
 
-    def set_external_scores(self, workspace_id: str, scores: SavedScores) -> None:
-        """Replace a workspace's external scores (metric -> system -> per-segment scores)."""
-        with self._transaction("written", write=True) as cursor:
-            self._execute(cursor, "UPDATE workspaces SET external_scores = ? WHERE id = ?",
-                          (_json(_plain_scores(scores)), workspace_id))
-            if cursor.rowcount == 0:
-                raise self._missing(workspace_id)
+    def set_external_scores(self, workspace_id: str, scores: SavedScores, *,
+                            token: str | None) -> None:
+        """Replace a workspace's external scores (metric -> system -> per-segment scores);
+        needs its edit secret."""
+        self._update(workspace_id, token, "external_scores = ?", (_json(_plain_scores(scores)),))
 
-    def delete(self, workspace_id: str) -> None:
-        """Remove a workspace and every text only it held."""
+    def _update(self, workspace_id: str, token: str | None, assignments: str,
+                values: Sequence[Any]) -> None:
+        """One UPDATE of a workspace's row, with its edit secret."""
         with self._transaction("written", write=True) as cursor:
+            self._authorize(cursor, workspace_id, token)
+            self._execute(cursor, f"UPDATE workspaces SET {assignments} WHERE id = ?",
+                          (*values, workspace_id))
+
+    def delete(self, workspace_id: str, *, token: str | None, anyone: bool = False) -> None:
+        """Remove a workspace and every text only it held; needs its edit secret, unless the
+        server lets ``anyone`` delete (a shared server with ``shared_delete``)."""
+        with self._transaction("written", write=True) as cursor:
+            if not anyone:
+                self._authorize(cursor, workspace_id, token)
             self._execute(cursor, "DELETE FROM streams WHERE workspace_id = ?", (workspace_id,))
             self._execute(cursor, "DELETE FROM workspaces WHERE id = ?", (workspace_id,))
             if cursor.rowcount == 0:
@@ -244,9 +324,25 @@ class WorkspaceStore:
 
     def _missing(self, workspace_id: str) -> WorkspaceNotFoundError:
         return WorkspaceNotFoundError(
-            f"No workspace with id {workspace_id!r} in {self.description}: it was deleted, or "
+            f"No workspace with id {workspace_id!r} in {self._where}: it was deleted, or "
             "the link or id is mistyped."
         )
+
+    def editable(self, tokens: Mapping[str, str]) -> frozenset[str]:
+        """The ids of ``tokens`` (id -> edit secret) whose secret is right: the workspaces a
+        browser holding these secrets owns (wrong or stale ones are left out)."""
+        wanted = list(tokens)
+        found: set[str] = set()
+        if not wanted:
+            return frozenset()
+        with self._transaction("read", write=False) as cursor:
+            for start in range(0, len(wanted), _CHUNK):
+                chunk = wanted[start:start + _CHUNK]
+                self._execute(cursor, "SELECT id, edit_hash FROM workspaces WHERE id IN "
+                              f"({', '.join('?' for _ in chunk)})", chunk)
+                found.update(key for key, stored in cursor.fetchall()
+                             if token_matches(tokens[key], stored))
+        return frozenset(found)
 
     def load(self, workspace_id: str) -> Workspace:
         """A saved workspace, exactly as it was saved (texts checked against their hashes)."""
@@ -267,7 +363,7 @@ class WorkspaceStore:
                 self._execute(cursor, f"SELECT hash, data FROM texts WHERE hash IN "
                               f"({', '.join('?' for _ in chunk)})", chunk)
                 texts.update((key, unpack(data, key)) for key, data in cursor.fetchall())
-        return _workspace(row, streams, texts, self.description)
+        return _workspace(row, streams, texts, self._where)
 
     def list(self, ids: Iterable[str] | None = None) -> list[WorkspaceInfo]:
         """Workspaces, the latest updated first: all of them, or those of ``ids`` that exist."""
@@ -306,11 +402,11 @@ class WorkspaceStore:
             return named[0]
         if named:
             raise WorkspaceNotFoundError(
-                f"{len(named)} workspaces in {self.description} are named {id_or_name!r}; give "
+                f"{len(named)} workspaces in {self._where} are named {id_or_name!r}; give "
                 f"one's id instead: {', '.join(info.id for info in named)}."
             )
         raise WorkspaceNotFoundError(
-            f"No workspace has the id or name {id_or_name!r} in {self.description} "
+            f"No workspace has the id or name {id_or_name!r} in {self._where} "
             f"({len(everything)} saved" + (": " + ", ".join(
                 repr(info.name) for info in everything[:10]) if everything else "") + ")."
         )
@@ -339,7 +435,7 @@ def _workspace(row: Sequence[Any], streams: Sequence[Sequence[Any]],
     systems: dict[str, TextFile] = {}
     for role, system, file_name, key, doc_key, file_notes in streams:
         if key not in texts or (doc_key and doc_key not in texts):
-            raise StorageError(f"The workspace database {where} is damaged: workspace "
+            raise StorageError(f"{capitalized(where)} is damaged: workspace "
                                f"{workspace_id} names a text it does not hold.")
         file = TextFile(file_name, texts[key], texts[doc_key] if doc_key else None,
                         tuple(json.loads(file_notes)))

@@ -11,11 +11,14 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 import bleu
 from bleu.analysis.brevity import (
+    SystemLength,
     bp_curve,
     length_buckets,
     length_whatif,
     positions_from_stats,
     resize,
+    sentence_brevity,
+    zoom_window,
 )
 from bleu.errors import InputError
 
@@ -140,3 +143,31 @@ def test_length_buckets_sum_to_the_corpus(data):
         assert total.sys_len.sum() == expected.sys_len
         assert total.ref_len.sum() == expected.ref_len
         assert total.segments.sum() == N
+
+
+@pytest.mark.parametrize(("hyp", "refs"), [
+    ("the cat sat", ["the cat sat on the mat"]),  # c = 3, r = 6: BP = e^(1 - 2) = 0.3679
+    ("a b c d e f", ["a b c d e", "a b c d e f g"]),  # a tie at distance 1: r = 5, BP = 1
+    ("Der Hund, der bellt.", ["Der Hund bellt laut, sagt man.", "Ein Hund."]),
+    ("", ["x y"]),  # an empty candidate: BP = 0
+])
+def test_sentence_brevity_equals_sacrebleu(hyp, refs):
+    own = sentence_brevity(hyp, refs)
+    theirs = sacrebleu.sentence_bleu(hyp, refs)
+    assert (own.c, own.r) == (theirs.sys_len, theirs.ref_len)
+    assert own.bp == pytest.approx(theirs.bp, rel=1e-12, abs=1e-12)
+
+
+def test_sentence_brevity_by_hand():
+    own = sentence_brevity("the cat sat", ["the cat sat on the mat"])
+    assert own.bp == pytest.approx(math.exp(1 - 6 / 3))
+    assert f"{own.bp:.4f}" == "0.3679" and "exp(1 − 6/3)" in own.reason
+
+
+def test_zoom_window_holds_every_system_and_the_bend():
+    spread = (SystemLength("A", 80, 100, 0.8, 0.0, 0.0), SystemLength("B", 85, 100, 0.85, 0.0, 0.0))
+    low, high = zoom_window(spread)
+    assert low < 0.8 and 0.85 < high < 0.9  # far from 1: the window stays on the systems
+    close = (SystemLength("A", 1003, 1000, 1.003, 1.0, 0.0),)
+    low, high = zoom_window(close)
+    assert low < 1.0 < 1.003 < high and high - low == pytest.approx(0.04)

@@ -9,6 +9,8 @@ import pandas as pd
 import pytest
 import sacrebleu
 from conftest import DATA_DIR, read_lines
+from sacrebleu.metrics import BLEU as SacreBLEU
+from sacrebleu.significance import _bootstrap_resample
 
 import bleu
 from bleu.analysis import compare
@@ -38,20 +40,71 @@ def test_leave_one_out_and_swap_equal_rescoring(pair):
         swap = bleu.corpus_bleu([*a[:i], b[i], *a[i + 1:]], refs).score - base_a
         row = frame.iloc[i]
         assert row["id"] == i + 1
-        assert row["loo_a"] == pytest.approx(loo_a, abs=1e-9)
-        assert row["loo_b"] == pytest.approx(loo_b, abs=1e-9)
-        assert row["loo_gap"] == pytest.approx(loo_a - loo_b, abs=1e-9)
-        assert row["swap"] == pytest.approx(swap, abs=1e-9)
+        assert row[compare.LOO_A] == pytest.approx(loo_a, abs=1e-9)
+        assert row[compare.LOO_B] == pytest.approx(loo_b, abs=1e-9)
+        assert row[compare.LOO_GAP] == pytest.approx(loo_a - loo_b, abs=1e-9)
+        assert row[compare.SWAP] == pytest.approx(swap, abs=1e-9)
+    assert list(frame.columns) == list(compare.CONTRIBUTION_COLUMNS)
 
 
 def test_deciding_segments_rank_by_absolute_swap(pair):
     *_, stats_a, stats_b = pair
     frame = compare.contributions(stats_a, stats_b, BLEUOptions())
     top = compare.deciding_segments(frame, 5)
-    assert list(top["id"]) == list(frame.iloc[np.argsort(-frame["swap"].abs().to_numpy(),
+    assert list(top["id"]) == list(frame.iloc[np.argsort(-frame[compare.SWAP].abs().to_numpy(),
                                                           kind="stable")[:5]]["id"])
     with pytest.raises(bleu.InputError):
         compare.deciding_segments(frame, 5, by="nope")
+
+
+def test_paired_comparison_equals_bleus_tests_and_sacrebleus_resamples(pair):
+    a, b, refs, stats_a, stats_b = pair
+    found = compare.paired_comparison(stats_a, stats_b, BLEUOptions(), n_bootstrap=200,
+                                      n_ar=300)
+    systems = {"A": a, "B": b}
+    bootstrap = bleu.paired_bootstrap(systems, refs, baseline="A", n_samples=200)
+    randomized = bleu.paired_approximate_randomization(systems, refs, baseline="A",
+                                                       n_samples=300)
+    assert found.p_bootstrap == bootstrap["B"].p_value
+    assert found.p_ar == randomized["B"].p_value
+    assert found.score_a == pytest.approx(sacrebleu.corpus_bleu(a, refs).score, abs=1e-9)
+    assert found.delta == pytest.approx(found.score_a - sacrebleu.corpus_bleu(b, refs).score,
+                                        abs=1e-9)
+    # the interval of A − B: sacrebleu's bootstrap resamples (the seed fixes the same segment
+    # draws for both systems), differences sorted, the 200 // 40 = 5th from each end
+    metric = SacreBLEU()
+    _, resampled_a = _bootstrap_resample(metric._extract_corpus_statistics(a, refs), metric, 200)
+    _, resampled_b = _bootstrap_resample(metric._extract_corpus_statistics(b, refs), metric, 200)
+    differences = np.sort([x.score - y.score for x, y in zip(resampled_a, resampled_b,
+                                                             strict=True)])
+    assert found.low == pytest.approx(differences[5], abs=1e-9)
+    assert found.high == pytest.approx(differences[-6], abs=1e-9)
+
+
+def test_paired_comparison_of_another_metric(pair):
+    a, b, refs, *_ = pair
+    chrf = bleu.CHRF(references=refs)
+    found = compare.paired_comparison(chrf.segment_stats(a), chrf.segment_stats(b),
+                                      chrf.scorer, n_bootstrap=100, n_ar=100)
+    expected = bleu.paired_bootstrap({"A": a, "B": b}, refs, baseline="A", n_samples=100,
+                                     metric=bleu.CHRF())
+    assert found.metric == "chrF2" and found.p_bootstrap == expected["B"].p_value
+    assert found.score_b == pytest.approx(sacrebleu.corpus_chrf(b, refs).score, abs=1e-9)
+
+
+def test_verdicts_by_hand():
+    def made(delta: float, p_bs: float, p_ar: float, higher: bool = True):
+        return compare.PairedComparison("m", higher, 50 + delta, 50, 0, 0, p_bs, p_ar,
+                                        100, 100, 1)
+
+    assert made(1.0, 0.01, 0.02).verdict("X", "Y") == "X better"
+    assert made(-1.0, 0.01, 0.2).verdict("X", "Y") == "Y better (bootstrap only)"
+    assert made(1.0, 0.3, 0.01).verdict() == "A better (AR only)"
+    assert made(1.0, 0.3, 0.2).verdict() == "not significant"
+    assert made(1.0, 0.01, 0.01, higher=False).verdict("X", "Y") == "Y better"  # TER-like
+    table = compare.paired_table([made(1.0, 0.01, 0.02)], "X", "Y")
+    assert list(table.columns) == list(compare.paired_columns("X", "Y"))
+    assert table["95% CI"].iloc[0] == "[+0.00, +0.00]" and table["X"].iloc[0] == 51.0
 
 
 def test_ngram_differences_hand_example():
@@ -61,10 +114,11 @@ def test_ngram_differences_hand_example():
                                       BLEUOptions(tokenize="none"), top=50)
     a_better = diffs.a_better.set_index("ngram")
     b_better = diffs.b_better.set_index("ngram")
-    assert a_better.loc["the", "matched_a"] == 2 and a_better.loc["the", "matched_b"] == 0
+    assert a_better.loc["the", "matched A"] == 2 and a_better.loc["the", "matched B"] == 0
+    assert a_better.loc["the", "in A"] == 2 and a_better.loc["the", "in B"] == 0
     assert a_better.loc["the mat", "order"] == 2
-    assert b_better.loc["cat sat", "matched_b"] == 1
-    assert b_better.loc["sat", "diff"] == -1
+    assert b_better.loc["cat sat", "matched B"] == 1
+    assert b_better.loc["sat", "difference"] == -1
     assert "cat" not in a_better.index and "cat" not in b_better.index  # both credit it once
     assert a_better.loc["the", "segments"] == (1,)
 
@@ -77,7 +131,7 @@ def test_ngram_differences_agree_with_statistics_and_explain(pair):
     for n in range(1, 5):
         rows = frame[frame["order"] == n]
         expected = int(stats_a[:, 1 + n].sum() - stats_b[:, 1 + n].sum())
-        assert int(rows["diff"].sum()) == expected
+        assert int(rows[compare.DIFFERENCE].sum()) == expected
     # per segment, a listed n-gram is credited differently, as explain() says
     row = diffs.a_better.iloc[0]
     gram = tuple(row["ngram"].split())

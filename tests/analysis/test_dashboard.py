@@ -15,6 +15,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 import bleu
 from bleu.analysis.dashboard import (
     build_dashboard,
+    comparison_table,
     json_report,
     latex_escape,
     log_decomposition,
@@ -31,6 +32,7 @@ from bleu.io.dataset import (
     load_folder,
     system_name,
 )
+from bleu.metrics.base import SignificanceResult
 from bleu.metrics.bleu_score import BLEUOptions
 
 WMT17 = DATA_DIR / "wmt17_newstest2017_en-de"
@@ -78,37 +80,79 @@ def test_single_system_ci_is_sacrebleus_bootstrap(hyps, ref):
     assert result.ci == pytest.approx(expected._ci, abs=1e-9)
 
 
-def test_table_has_every_column_and_the_baseline_has_no_p_value(dashboard):
+def test_table_is_best_first_with_rank_delta_and_direction(dashboard):
     table = results_table(dashboard)
-    assert list(table.columns) == ["system", "BLEU", "mean", "95% CI ±", "p-value", "sig.",
-                                   "p1", "p2", "p3", "p4", "BP", "ratio", "hyp_len", "ref_len"]
+    assert list(table.columns) == ["system", "rank", "BLEU", "Δ vs baseline", "95% CI ±",
+                                   "bootstrap mean", "p-value", "vs baseline", "p1", "p2", "p3",
+                                   "p4", "BP", "ratio", "hyp len", "ref len"]
+    scores = {name: score.score for name, score in dashboard.scores.items()}
+    assert list(table["system"]) == sorted(scores, key=lambda name: -scores[name])
     baseline = table[table["system"] == "FBK.4870"].iloc[0]
-    assert math.isnan(baseline["p-value"]) and baseline["sig."] == ""
-    marks = dict(zip(table["system"], table["sig."], strict=True))
-    for name, result in dashboard.significance.items():
-        assert marks[name] == ("*" if result.p_value is not None and result.p_value < 0.05
-                               else "")
+    assert math.isnan(baseline["p-value"]) and math.isnan(baseline["Δ vs baseline"])
+    assert baseline["vs baseline"] == "baseline"
+    for _, row in table.iterrows():
+        result = dashboard.significance[row["system"]]
+        assert row["BLEU"] == scores[row["system"]]
+        if row["system"] == "FBK.4870":
+            continue
+        assert row["Δ vs baseline"] == pytest.approx(scores[row["system"]] - scores["FBK.4870"])
+        assert row["p-value"] == result.p_value
+        expected = ("not significant" if result.p_value >= 0.05 else
+                    "better" if result.score > scores["FBK.4870"] else "worse")
+        assert row["vs baseline"] == expected
+    assert dict(zip(table["system"], table["rank"], strict=True)) == dashboard.pairs.ranks
+
+
+def test_dashboard_pairs_are_the_all_pairs_bootstrap(dashboard, hyps, ref):
+    metric = bleu.BLEU(references=[ref])
+    stats = {name: metric.segment_stats(lines) for name, lines in hyps.items()}
+    core = bleu.pairwise_significance(stats, metric.options, n_samples=200)
+    pairs = dashboard.pairs
+    assert (pairs.method, pairs.n_samples, pairs.seed) == ("bs", 200, 12345)
+    where = {name: k for k, name in enumerate(core.names)}
+    for i, row in enumerate(pairs.names):
+        for j, column in enumerate(pairs.names):
+            if i != j:
+                assert pairs.adjusted[i, j] == core.adjusted[where[row], where[column]]
+
+
+def test_comparison_table_for_a_lower_is_better_metric():
+    results = {"A": SignificanceResult("A", 60.0, None, 60.1, 1.0),
+               "B": SignificanceResult("B", 55.0, 0.01, 55.2, 1.1),
+               "C": SignificanceResult("C", 62.0, 0.2, 62.0, 0.9)}
+    table = comparison_table(results, metric="TER", higher_is_better=False, baseline="A",
+                             ranks={"A": "2–3", "B": "1", "C": "2–3"})
+    assert list(table["system"]) == ["B", "A", "C"]  # lowest TER first
+    assert list(table["vs baseline"]) == ["better", "baseline", "not significant"]
+    assert list(table["Δ vs baseline"].fillna(0)) == [-5.0, 0.0, 2.0]
+    assert list(table["rank"]) == ["1", "2–3", "2–3"]
+    no_baseline = comparison_table(results, metric="TER", higher_is_better=False)
+    assert no_baseline["Δ vs baseline"].isna().all() and set(no_baseline["rank"]) == {"–"}
 
 
 def test_csv_round_trips_the_numbers(dashboard):
     text = table_csv(dashboard)
-    assert text.rstrip("\n").splitlines()[-1] == f"# {dashboard.signature}"
+    assert text.rstrip("\n").splitlines()[-1] == f"# {dashboard.bootstrap_signature}"
     frame = pd.read_csv(io.StringIO(text), comment="#")
-    assert list(frame["BLEU"]) == pytest.approx([s.score for s in dashboard.scores.values()],
-                                                abs=1e-12)
+    assert dict(zip(frame["system"], frame["BLEU"], strict=True)) == pytest.approx(
+        {name: s.score for name, s in dashboard.scores.items()}, abs=1e-12)
 
 
-def test_latex_table_escapes_names_and_prints_two_decimals(hyps, ref):
+def test_latex_table_escapes_names_and_writes_by_the_rule(hyps, ref):
     metric = bleu.BLEU(references=[ref])
     stats = {"sys_1 & #2": metric.segment_stats(hyps["C-3MA.4959"]),
              "FBK": metric.segment_stats(hyps["FBK.4870"])}
     latex = table_latex(build_dashboard(stats, metric.options, 1, baseline="FBK",
                                         n_samples=100))
-    c3ma = sacrebleu.corpus_bleu(hyps["C-3MA.4959"], [ref]).score
+    c3ma = sacrebleu.corpus_bleu(hyps["C-3MA.4959"], [ref])
     fbk = sacrebleu.corpus_bleu(hyps["FBK.4870"], [ref]).score
-    assert rf"sys\_1 \& \#2 & {c3ma:.2f} &" in latex
-    assert rf"FBK & {fbk:.2f} & $\pm$" in latex and " & -- & " in latex  # baseline: no p
-    assert latex.startswith(r"\begin{tabular}{lrrr") and r"\bottomrule" in latex
+    assert rf"sys\_1 \& \#2 & {c3ma.score:.2f} & {c3ma.score - fbk:+.2f} & $\pm$" in latex
+    assert rf"FBK & {fbk:.2f} & -- & $\pm$" in latex  # the baseline: no difference, no p
+    assert f" & {c3ma.bp:.3f} & {c3ma.ratio:.3f} & {c3ma.sys_len // 1000}{{,}}" in latex
+    lines = latex.splitlines()
+    assert lines.index(next(x for x in lines if x.startswith("1"))) < lines.index(
+        next(x for x in lines if "sys" in x))  # FBK scores higher: first
+    assert latex.startswith(r"\begin{tabular}{llrr") and r"\bottomrule" in latex
     assert latex_escape("50% of $x^2$ ~ {a}") == (r"50\% of \$x\textasciicircum{}2\$ "
                                                   r"\textasciitilde{} \{a\}")
 
@@ -118,14 +162,23 @@ def test_json_report_holds_every_number(dashboard, ref):
     assert report["data"] == "WMT17"
     assert report["signature"] == dashboard.signature
     assert report["options"]["tokenize"] == "13a" and report["n_segments"] == len(ref)
-    for entry, (name, score) in zip(report["systems"], dashboard.scores.items(), strict=True):
-        result = dashboard.significance[name]
-        assert entry["name"] == name
+    assert [entry["name"] for entry in report["systems"]] == dashboard.ranked
+    base = dashboard.scores["FBK.4870"].score
+    for entry in report["systems"]:
+        name = entry["name"]
+        score, result = dashboard.scores[name], dashboard.significance[name]
         assert entry["score"] == score.score and entry["ci"] == result.ci
         assert entry["counts"] == list(score.counts) and entry["totals"] == list(score.totals)
         assert entry["p_value"] == result.p_value
+        assert entry["rank"] == dashboard.pairs.ranks[name]
+        assert entry["delta"] == (None if name == "FBK.4870" else score.score - base)
         parts = entry["log_decomposition"]
         assert sum(parts.values()) == pytest.approx(math.log(score.score / 100))
+    pairs = report["all_pairs"]
+    assert pairs["systems"] == list(dashboard.pairs.names)
+    assert pairs["holm_adjusted"][0][0] is None
+    assert pairs["holm_adjusted"][0][1] == dashboard.pairs.adjusted[0, 1]
+    assert [tuple(group) for group in pairs["clusters"]] == list(dashboard.pairs.clusters)
 
 
 def test_log_decomposition_by_hand():

@@ -10,7 +10,6 @@ from sacrebleu.significance import PairedTest
 
 from bleu.analysis import metric_scores
 from bleu.errors import InputError, LengthMismatchError, UnknownOptionError
-from bleu.metrics.base import SignificanceResult
 
 WMT22 = DATA_DIR / "wmt22_generaltest2022_en-de"
 REFS = [read_lines(WMT22 / f"generaltest2022.en-de.ref.{k}.de") for k in ("A", "B")]
@@ -98,19 +97,8 @@ def test_without_a_baseline_each_system_gets_its_own_interval():
                                        n_samples=100)
     assert set(found) == set(systems)
     for system, result in found.items():
+        assert result.name == system
         assert result.p_value is None and result.low <= result.score <= result.high
-
-
-def test_significance_table_has_a_row_per_system_and_four_columns_per_metric():
-    chrf = {"A": SignificanceResult("A", 50.0, mean=50.1, ci=0.9),
-            "B": SignificanceResult("B", 48.0, p_value=0.02, mean=47.9, ci=1.1)}
-    ter = {"B": SignificanceResult("B", 40.0, p_value=0.5, mean=40.2, ci=1.3)}
-    table = metric_scores.significance_table({"chrF2": chrf, "TER": ter})
-    assert list(table["system"]) == ["A", "B"]
-    assert list(table.columns) == ["system", "chrF2", "chrF2 μ", "chrF2 ±", "chrF2 p", "TER",
-                                   "TER μ", "TER ±", "TER p"]
-    assert table.loc[1, "chrF2 p"] == 0.02 and table.loc[1, "TER ±"] == 1.3
-    assert table["TER"].isna()[0]  # A was not scored with TER: left empty, not invented
 
 
 def test_bad_calls_say_what_is_wrong():

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import csv
+import io
+
 import numpy as np
 import pytest
 import sacrebleu
@@ -18,6 +21,7 @@ from bleu.analysis.segments import (
     mean_versus_corpus,
     sentence_options,
     sentence_table,
+    table_columns,
     table_csv,
 )
 from bleu.metrics.bleu_score import BLEUOptions
@@ -90,8 +94,8 @@ def test_filters(corpus):
                                & table["len Online-W"].between(10, 30)).sum())
     picked = filter_segments(table, SegmentFilter(ids=(3, 9)))
     assert list(picked["id"]) == [3, 9]
-    csv = table_csv(picked).decode("utf-8").splitlines()
-    assert csv[0].startswith("id,") and len(csv) >= 3
+    rows = list(csv.reader(io.StringIO(table_csv(picked).decode("utf-8"), newline="")))
+    assert rows[0][0] == "id" and [row[0] for row in rows[1:]] == ["3", "9"]
 
 
 def test_bad_regex_and_unknown_column_are_input_errors(corpus):
@@ -120,3 +124,15 @@ def test_mean_versus_corpus_numbers(corpus):
     assert note.corpus_bleu == pytest.approx(corpus_score, abs=1e-9)
     assert note.mean_sentence_bleu == pytest.approx(np.mean(sentences), abs=1e-9)
     assert f"{corpus_score:.2f}" in note.text() and f"{np.mean(sentences):.2f}" in note.text()
+    assert note.summary() == (f"Online-W: mean of sentence BLEU {np.mean(sentences):.2f}, "
+                              f"corpus BLEU {corpus_score:.2f}")
+
+
+def test_table_columns_describe_the_pair(corpus):
+    systems, refs, stats = corpus
+    table = sentence_table(systems, refs, stats, BLEUOptions(), pair=("Online-W", "Facebook-AI"))
+    columns = table_columns(table, ("Online-W", "Facebook-AI"))
+    assert set(columns) == set(table.columns)  # every column, and only those
+    assert columns["BLEU Online-W"].format.decimals == 2
+    assert columns[DIFF].format.signed and columns[REF_LEN].format.thousands
+    assert columns["Facebook-AI"].format is None and "output" in columns["Facebook-AI"].help

@@ -13,10 +13,14 @@ import bleu
 from bleu.analysis.teaching import (
     CLASSIC_CANDIDATE,
     CLASSIC_REFERENCES,
+    UNDEFINED,
     ngram_frame,
+    notes,
     order_sweep,
     orders_frame,
     smoothing_comparison,
+    smoothing_frame,
+    tab_label,
     walkthrough,
 )
 from bleu.errors import InputError
@@ -36,7 +40,7 @@ def test_classic_clipping_table_by_hand():
     assert walk.orders[0].percent == pytest.approx(100 * 2 / 7)
     frame = ngram_frame(walk, 2)
     assert frame.to_dict("list") == {"n-gram": ["the the"], "count": [6], "max ref count": [0],
-                                     "in reference": [None], "clipped": [0]}
+                                     "from ref": [None], "credited": [0]}
 
 
 def test_classic_brevity_reason_by_hand():
@@ -75,9 +79,12 @@ def test_weighted_sum_and_formula_by_hand():
     assert walk.log_sum == pytest.approx(sum(logs) / 4)
     assert walk.geometric_mean == pytest.approx(math.exp(sum(logs) / 4))
     assert walk.formula.endswith(f"= {walk.score:.2f}")
-    assert "0.2857" in walk.formula and "7.81" in walk.formula
+    assert "log(2/7)" in walk.formula and "7.81" in walk.formula
     frame = orders_frame(walk)
-    assert list(frame["credited/total"]) == ["2/7", "0/6", "0/5", "0/4"]
+    assert list(frame["credited/total"]) == ["2/7 = 28.57%", "0/6 = 0.00%", "0/5 = 0.00%",
+                                             "0/4 = 0.00%"]
+    assert list(frame["p_n used"]) == ["2/7 = 28.57%", "1/12 = 8.33%", "1/20 = 5.00%",
+                                       "1/32 = 3.12%"]  # 3.125 rounds half to even
 
 
 def test_brevity_penalty_and_effective_order_by_hand():
@@ -91,7 +98,7 @@ def test_brevity_penalty_and_effective_order_by_hand():
     assert "exp(1 − 6/2)" in walk.brevity.reason
     plain = walkthrough(hyp, refs, effective_order=False)
     assert plain.score == 0.0 == bleu.sentence_bleu(hyp, refs, effective_order=False).score
-    assert "p_3 = 0" in plain.collapse
+    assert "p_3 = 0/0 is undefined and counted as 0" in plain.collapse
 
 
 def test_tie_between_reference_lengths_takes_the_shorter():
@@ -104,7 +111,7 @@ def test_tie_between_reference_lengths_takes_the_shorter():
 def test_no_match_at_all_is_zero_under_every_smoothing():
     for row in smoothing_comparison("x y z", ["a b c"]):
         assert row.score == 0.0
-        assert "whatever the smoothing" in row.collapse
+        assert row.note == "no match at all: 0"
 
 
 def test_custom_weights_by_hand():
@@ -182,7 +189,8 @@ def test_equals_sentence_bleu_and_sacrebleu(hyp, refs, method, effective, order)
     assert walk.brevity.bp == pytest.approx(ours.bp)
     assert walk.brevity.r == ours.ref_len
     used = [s for s in walk.orders if s.used]
-    assert [100 * s.precision for s in used] == pytest.approx(list(ours.precisions[:len(used)]))
+    assert [100 * (s.precision or 0.0) for s in used] == pytest.approx(
+        list(ours.precisions[:len(used)]))
 
 
 def test_smoothing_comparison_equals_sentence_bleu():
@@ -194,4 +202,78 @@ def test_smoothing_comparison_equals_sentence_bleu():
         expected = bleu.sentence_bleu(hyp, refs, smooth_method=row.smooth_method,
                                       effective_order=row.effective_order)
         assert row.score == pytest.approx(expected.score, rel=1e-12, abs=1e-12)
-        assert row.precisions == pytest.approx(expected.precisions)
+        # an order dropped by effective order is None here; sacrebleu reports it as 0.0
+        assert [p or 0.0 for p in row.precisions] == pytest.approx(expected.precisions)
+
+
+# --- a 3-token candidate: p_4 = 0/0 is undefined ------------------------------------------
+SHORT, SHORT_REF = "the cat sat", ["the cat sat on the mat"]
+
+
+def test_short_candidate_p4_is_undefined_and_dropped_by_effective_order():
+    # c = 3, r = 6: BP = exp(1 - 6/3) = e^-1; p1..p3 = 3/3, 2/2, 1/1; no 4-grams at all
+    walk = walkthrough(SHORT, SHORT_REF)
+    p4 = walk.orders[3]
+    assert (p4.status, p4.defined, p4.used, p4.precision, p4.percent) == (
+        UNDEFINED, False, False, None, None)
+    assert tab_label(p4) == "n = 4: p = 0/0, undefined"
+    row = orders_frame(walk).iloc[3]
+    assert (row["credited/total"], row["p_n used"], row["w_n"], row["log p_n"],
+            row["w_n·log p_n"]) == ("0/0: undefined", "undefined: dropped", "dropped",
+                                    "undefined", "dropped")
+    assert [s.weight for s in walk.orders] == pytest.approx([1 / 3, 1 / 3, 1 / 3, 0])
+    assert walk.score == pytest.approx(100 * math.exp(-1))
+    assert walk.score == pytest.approx(sacrebleu.sentence_bleu(SHORT, SHORT_REF).score)
+    assert any("Effective order drops it" in text for text in notes(walk))
+
+
+def test_short_candidate_without_effective_order_counts_p4_as_zero():
+    walk = walkthrough(SHORT, SHORT_REF, effective_order=False)
+    p4 = walk.orders[3]
+    assert (p4.status, p4.used, p4.precision) == (UNDEFINED, True, 0.0)
+    assert p4.used_text == "0 (0/0 counted as 0)" and p4.log_text == "−∞"
+    assert walk.score == 0.0 == sacrebleu.metrics.BLEU(effective_order=False).sentence_score(
+        SHORT, SHORT_REF).score
+    assert "counted as 0" in walk.collapse and r"\exp(-\infty)" in walk.latex
+
+
+def test_short_candidate_under_add_k_gets_p4_of_one_and_says_why():
+    # add-k (k = 1) for n >= 2: p4 = (0 + 1)/(0 + 1) = 1, as sacrebleu computes it
+    walk = walkthrough(SHORT, SHORT_REF, smooth_method="add-k")
+    p4 = walk.orders[3]
+    assert (p4.defined, p4.used, p4.precision, p4.used_text) == (False, True, 1.0,
+                                                                 "1/1 = 100.00%")
+    theirs = sacrebleu.metrics.BLEU(smooth_method="add-k").sentence_score(SHORT, SHORT_REF)
+    assert theirs.precisions[3] == 100.0
+    assert walk.score == pytest.approx(theirs.score)
+    assert any("(0 + 1)/(0 + 1) = 100%" in text for text in notes(walk))
+
+
+def test_every_number_in_the_formula_is_the_tables():
+    walk = walkthrough(CLASSIC_CANDIDATE, REFS)
+    frame = orders_frame(walk)
+    for _, row in frame.iterrows():
+        assert row["w_n·log p_n"] in walk.latex
+        assert row["w_n"] in walk.latex
+    # the fractions of the table are the fractions of the formula
+    for step in walk.orders:
+        numerator, denominator = step.used_fraction.split("/")
+        assert rf"\tfrac{{{numerator}}}{{{denominator}}}" in walk.latex
+    assert walk.latex.endswith(r"= 7.81\end{aligned}")
+    assert "exp(-2.5498)" in walk.latex and r"0.0781\cdot 100" in walk.latex
+    # by hand: 1/4 (log 2/7 + log 1/12 + log 1/20 + log 1/32) = -2.54977...
+    assert f"{(math.log(2 / 7) + math.log(1 / 12) + math.log(1 / 20) + math.log(1 / 32)) / 4:.4f}" \
+        == "-2.5498"
+
+
+def test_smoothing_frame_rounds_as_the_score():
+    rows = smoothing_comparison(SHORT, SHORT_REF)
+    frame = smoothing_frame(rows)
+    for _, row in frame.iterrows():
+        theirs = sacrebleu.metrics.BLEU(smooth_method=row["smoothing"],
+                                        effective_order=row["effective order"] == "on")
+        assert row["BLEU"] == f"{theirs.sentence_score(SHORT, SHORT_REF).score:.2f}"
+    none_on = frame[(frame.smoothing == "none") & (frame["effective order"] == "on")].iloc[0]
+    none_off = frame[(frame.smoothing == "none") & (frame["effective order"] == "off")].iloc[0]
+    assert (none_on.p_4, none_off.p_4) == ("undefined", "0/0 → 0")
+    assert frame[frame.smoothing == "add-k"].p_4.tolist() == ["100.00%", "100.00%"]

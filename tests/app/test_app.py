@@ -62,8 +62,10 @@ def table(at: AppTest):
 
 
 def bleu_by_system(at: AppTest) -> dict[str, float]:
+    """System -> BLEU from the dashboard's table (listed best first), in the loaded order."""
     frame = table(at)
-    return dict(zip(frame["system"], frame["BLEU"], strict=True))
+    shown = dict(zip(frame["system"], frame["BLEU"], strict=True))
+    return {name: shown[name] for name in at.session_state["dataset"].systems}
 
 
 def plain(text: str) -> str:
@@ -92,7 +94,7 @@ def charts(at: AppTest) -> dict[str, list]:
 
 def assert_sample_shown(at: AppTest) -> None:
     """The dashboard still shows the bundled sample, with its published BLEU-all values."""
-    assert list(table(at)["system"]) == SAMPLE_SYSTEMS
+    assert sorted(table(at)["system"]) == SAMPLE_SYSTEMS
     assert at.session_state["dataset"].label.startswith("Sample")
 
 
@@ -110,8 +112,13 @@ def test_dashboard_opens_on_the_sample_with_published_scores(at):
     for name, value in shown.items():
         assert round(value, 2) == round(published[name], 2), name
     frame = table(at)
-    assert frame["p-value"].isna().sum() == 1  # the baseline has none
-    assert frame.loc[frame["system"] == at.session_state["baseline"], "p-value"].isna().all()
+    assert list(frame["BLEU"]) == sorted(frame["BLEU"], reverse=True)  # best first
+    baseline = frame[frame["system"] == at.session_state["baseline"]].iloc[0]
+    assert (baseline["p-value"], baseline["Δ vs baseline"], baseline["vs baseline"]) == (
+        "–", "–", "baseline")  # the baseline has neither: a dash
+    assert (frame["p-value"] == "–").sum() == 1
+    for _, row in frame[frame["system"] != baseline["system"]].iterrows():
+        assert row["Δ vs baseline"] == f"{row['BLEU'] - baseline['BLEU']:+.2f}"
     assert (frame["95% CI ±"] > 0).all()
     assert [c for c in frame.columns if re.fullmatch(r"p\d", c)] == ["p1", "p2", "p3", "p4"]
     assert "nrefs:2|case:mixed|eff:no|tok:13a|smooth:exp" in at.get("code")[0].proto.code_text
@@ -119,22 +126,40 @@ def test_dashboard_opens_on_the_sample_with_published_scores(at):
 
 def test_dashboard_charts_plot_the_table(at):
     found = charts(at)
-    assert len(found) == 4
-    frame = table(at)
+    assert len(found) == 5  # the all-pairs matrix and four charts
+    frame = table(at).set_index("system")
     [bleu_rows] = found["BLEU per system (lines: 95% bootstrap interval)"]
     assert list(bleu_rows["system"]) == SAMPLE_SYSTEMS
-    assert list(bleu_rows["BLEU"]) == pytest.approx(list(frame["BLEU"]))
+    assert list(bleu_rows["BLEU"]) == pytest.approx(list(frame.loc[SAMPLE_SYSTEMS, "BLEU"]))
     assert list(bleu_rows["high"] - bleu_rows["low"]) == pytest.approx(
-        list(2 * frame["95% CI ±"]))
-    [precision_rows] = found["n-gram precisions"]
+        list(2 * frame.loc[SAMPLE_SYSTEMS, "95% CI ±"]))
+    [pair_rows] = found["BLEU: row − column"]
+    assert len(pair_rows) == len(SAMPLE_SYSTEMS) ** 2
+    [precision_rows] = found["n-gram precisions (%)"]
     assert len(precision_rows) == 4 * len(SAMPLE_SYSTEMS)
     [log_rows] = found["Where each system loses BLEU (log scale parts)"]
     sums = log_rows.groupby("system")["log"].sum()
-    for name, value in zip(frame["system"], frame["BLEU"], strict=True):
+    for name, value in frame["BLEU"].items():
         assert sums[name] == pytest.approx(math.log(value / 100))
-    length_rows = found["Length ratio and brevity penalty"][0]
-    assert len(length_rows) == 2 * len(SAMPLE_SYSTEMS)
+    [length_rows] = [rows for rows in found["Length ratio and brevity penalty"]
+                     if "system" in rows.columns]
+    assert list(length_rows["ratio"]) == pytest.approx(list(frame.loc[SAMPLE_SYSTEMS, "ratio"]))
     assert len(at.get("download_button")) == 4 + 2 * 4  # CSV, LaTeX, JSON, HTML; PNG+SVG each
+
+
+def test_dashboard_all_pairs_by_either_test(at):
+    ranking = next(d.value for d in at.dataframe if list(d.value.columns) == [
+        "rank", "system", "BLEU"])
+    frame = table(at)
+    assert dict(zip(ranking["system"], ranking["rank"], strict=True)) == dict(
+        zip(frame["system"], frame["rank"], strict=True))
+    at.radio(key="pairs_method").set_value("ar").run()
+    assert not at.exception
+    specs = [json.loads(chart.proto.spec) for chart in at.get("vega_lite_chart")]
+    [subtitle] = [spec["title"]["subtitle"] for spec in specs
+                  if isinstance(spec.get("title"), dict) and spec["title"]["text"].endswith(
+                      "row − column")]
+    assert subtitle.startswith("approximate randomization, 10000 samples")
 
 
 def test_every_page_runs(at):
@@ -168,23 +193,27 @@ def test_upload_shows_the_same_bleu_as_corpus_bleu(at):
     upload(at, systems=[file(p) for p in SYS17], references=[file(REF17)])
     ref = read_lines(REF17)
     shown = bleu_by_system(at)
-    assert list(shown) == ["newstest2017.C-3MA.4959.en-de", "newstest2017.FBK.4870.en-de"]
+    names = ["newstest2017.C-3MA.4959.en-de", "newstest2017.FBK.4870.en-de"]
+    assert list(shown) == names
+    assert list(table(at)["system"]) == names[::-1]  # best first: FBK 26.33, C-3MA 22.67
     for path, value in zip(SYS17, shown.values(), strict=True):
         hyps = read_lines(path)
         assert value == pytest.approx(bleu.corpus_bleu(hyps, [ref]).score, abs=1e-12)
         assert value == pytest.approx(sacrebleu.corpus_bleu(hyps, [ref]).score, abs=1e-9)
     assert messages(at, "success")[0].startswith("Loaded 2 system(s) and 1 reference(s)")
     # p-value, bootstrap mean and CI: sacrebleu's paired bootstrap (same seed, 1000 resamples)
-    named = [(name, read_lines(path)) for name, path in zip(shown, SYS17, strict=True)]
+    named = [(name, read_lines(path)) for name, path in zip(names, SYS17, strict=True)]
     _, results = PairedTest(named, {"BLEU": BLEU(references=[ref])}, references=None,
                             test_type="bs", n_samples=1000)()
-    frame = table(at)
-    for row, expected in zip(frame.itertuples(index=False), results["BLEU"], strict=True):
-        assert row.mean == pytest.approx(expected.mean, abs=1e-9)
-        assert row[3] == pytest.approx(expected.ci, abs=1e-9)  # "95% CI ±"
-    assert frame["p-value"].iloc[1] == pytest.approx(results["BLEU"][1].p_value)
-    assert list(frame["sig."]) == ["" if p is None or p >= 0.05 else "*"
-                                   for p in (r.p_value for r in results["BLEU"])]
+    frame = table(at).set_index("system")
+    for name, expected in zip(names, results["BLEU"], strict=True):
+        assert frame.loc[name, "bootstrap mean"] == pytest.approx(expected.mean, abs=1e-9)
+        assert frame.loc[name, "95% CI ±"] == pytest.approx(expected.ci, abs=1e-9)
+    # the p-value as shown (4 decimals), and which way it goes: FBK is better than C-3MA
+    p_value = results["BLEU"][1].p_value
+    assert frame.loc[names[1], "p-value"] == f"{p_value:.4f}"
+    assert frame.loc[names[1], "vs baseline"] == ("better" if p_value < 0.05
+                                                  else "not significant")
 
 
 @pytest.mark.full_data

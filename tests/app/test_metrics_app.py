@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import re
 import sys
 from pathlib import Path
@@ -108,12 +107,16 @@ def test_upload_scores_gives_correlations_with_sentence_bleu():
     assert segment.Kendall == pytest.approx(scipy.stats.kendalltau(x, y).statistic, abs=1e-9)
     system = table[(table.metric == "BLEU") & (table.level == "system")].iloc[0]
     assert system.n == 2 and abs(system.Pearson) == pytest.approx(1.0)
+    # two systems: the system-level row gets its caveat
+    assert any("from 2 systems" in plain(w.value) and "fewer than 5" in plain(w.value)
+               for w in at.warning)
 
 
 def test_bad_score_file_keeps_what_was_loaded():
     at = app(page="scores")
     at.button(key="load_mqm_sample").click().run()
     assert correlations(at).shape[0] == 2
+    assert not any("fewer than 5" in plain(w.value) for w in at.warning)  # 8 systems
     at.file_uploader(key="scores_upload").set_value(
         [("bad.csv", b"system,seg_id,COMET\nUEdin,x,1\n", "text/csv")]).run()
     assert any("line 2: expected an integer segment id" in plain(e.value) for e in at.error)
@@ -127,14 +130,22 @@ def test_mqm_sample_from_url_with_chrf_beside_bleu():
     assert set(table.metric) == {"BLEU", "chrF"}
     assert table[(table.level == "system")].n.tolist() == [8, 8]
     at.switch_page("views/dashboard.py").run()
-    other = next(d.value for d in at.dataframe if "chrF p" in d.value.columns)
+    other = next(d.value for d in at.dataframe if "chrF" in d.value.columns).set_index("system")
     hyps = (MQM_DIR / "newstest2021.en-de.hyp.UEdin.de").read_text("utf-8").split("\n")[:-1]
     refs = [(MQM_DIR / f"newstest2021.en-de.ref.{k}.de").read_text("utf-8").split("\n")[:-1]
             for k in ("A", "C", "D")]
     expected = CHRF().corpus_score(hyps, refs).score
-    assert other.set_index("system").loc["UEdin", "chrF"] == expected
+    assert other.loc["UEdin", "chrF"] == expected
+    assert list(other["chrF"]) == sorted(other["chrF"], reverse=True)  # best first
     assert at.query_params["sample"] in ("wmt21-en-de-mqm", ["wmt21-en-de-mqm"])
-    assert not math.isnan(other.set_index("system").loc["UEdin", "chrF p"])
+    baseline = at.session_state["baseline"]
+    assert other.loc[baseline, "p-value"] == "–"  # the baseline's, written as a dash
+    assert re.fullmatch(r"\d\.\d{4}", other.loc["UEdin", "p-value"])  # by the rule
+    # the all-pairs view on chrF: its ranks are the table's
+    at.selectbox(key="pairs_metric").set_value("chrF").run()
+    ranking = next(d.value for d in at.dataframe if list(d.value.columns) == [
+        "rank", "system", "chrF2"])
+    assert dict(zip(ranking["system"], ranking["rank"], strict=True)) == dict(other["rank"])
 
 
 def test_uploaded_data_stays_out_of_the_url():

@@ -10,6 +10,10 @@ import pytest
 import sacrebleu
 from streamlit.testing.v1 import AppTest
 
+import bleu
+from bleu.analysis.compare import ngram_differences
+from bleu.metrics.bleu_score import BLEUOptions
+
 REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"
 SAMPLE = REPO / "sample_data"
@@ -46,8 +50,12 @@ def test_sentences_page_table_note_and_filters():
     assert table[f"BLEU {a}"].iloc[4] == pytest.approx(expected, abs=1e-9)
     # the note gives this data's numbers
     corpus = sacrebleu.corpus_bleu(hyp, refs).score
-    note = next(re.sub(r"\\(.)", r"\1", info.value) for info in at.info if a in info.value)
-    assert f"{corpus:.2f}" in note and "mean of sentence BLEU" in note
+    [summary] = [re.sub(r"\\(.)", r"\1", c.value) for c in at.caption
+                 if "mean of sentence BLEU" in c.value]
+    assert f"corpus BLEU {corpus:.2f}" in summary  # one line; the why in an expander
+    note = next(re.sub(r"\\(.)", r"\1", m.value) for m in at.markdown
+                if "The mean of sentence BLEU for" in m.value and a in m.value)
+    assert f"{corpus:.2f}" in note
     # plain search, then a regex, then a broken regex (an error, an empty table, no crash)
     at.text_input(key="search").set_value("Hund").run()
     found = table_of(at)
@@ -91,11 +99,71 @@ def test_sentences_page_charts():
 
 def test_compare_page_runs_every_analysis():
     at = open_page("views/compare.py")
-    deciding = at.dataframe[0].value  # the first table: the deciding segments
+    deciding = next(d.value for d in at.dataframe if "swap to B" in d.value.columns)
     assert len(deciding) == 20
-    assert deciding["swap"].abs().is_monotonic_decreasing
+    assert deciding["swap to B"].abs().is_monotonic_decreasing
     for analysis in ("length difference", "sentence BLEU", "word frequency"):
         at.selectbox(key="bucket_analysis").set_value(analysis).run()
         assert not at.exception, analysis
-    assert table_of(at, "ngrams_a")["diff"].gt(0).all()
-    assert table_of(at, "ngrams_b")["diff"].lt(0).all()
+    assert table_of(at, "ngrams_a")["difference"].gt(0).all()
+    assert table_of(at, "ngrams_b")["difference"].lt(0).all()
+
+
+def test_compare_page_tests_every_metric_as_the_core_does():
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.query_params["other_metrics"] = "chrF"
+    at.run()
+    at.switch_page("views/compare.py").run()
+    assert not at.exception
+    a, b = at.selectbox(key="compare_a").value, at.selectbox(key="compare_b").value
+    tests = next(d.value for d in at.dataframe if "p (AR)" in d.value.columns)
+    assert list(tests["metric"]) == ["BLEU", "chrF2"]
+    refs = [lines("generaltest2022.en-de.ref.A.de"), lines("generaltest2022.en-de.ref.B.de")]
+    systems = {a: lines(f"generaltest2022.en-de.hyp.{a}.de"),
+               b: lines(f"generaltest2022.en-de.hyp.{b}.de")}
+    expected = {"BLEU": bleu.paired_bootstrap(systems, refs, baseline=a, n_samples=1000),
+                "chrF2": bleu.paired_bootstrap(systems, refs, baseline=a, n_samples=1000,
+                                               metric=bleu.CHRF())}
+    for _, row in tests.iterrows():
+        found = expected[row["metric"]]
+        assert row["p (bootstrap)"] == found[b].p_value
+        assert row[a] == pytest.approx(found[a].score, abs=1e-9)
+        assert row["A − B"] == pytest.approx(found[a].score - found[b].score, abs=1e-9)
+    ar = bleu.paired_approximate_randomization(systems, refs, baseline=a, n_samples=10000)
+    assert tests["p (AR)"].iloc[0] == ar[b].p_value
+
+
+def test_compare_page_ngram_opens_its_segments_marked():
+    at = open_page("views/compare.py")
+    a, b = at.selectbox(key="compare_a").value, at.selectbox(key="compare_b").value
+    ngram = table_of(at, "ngrams_b")["ngram"].iloc[0]
+    at.session_state["ngrams_b"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    assert not at.exception
+    refs = [lines("generaltest2022.en-de.ref.A.de"), lines("generaltest2022.en-de.ref.B.de")]
+    diffs = ngram_differences(lines(f"generaltest2022.en-de.hyp.{a}.de"),
+                              lines(f"generaltest2022.en-de.hyp.{b}.de"), refs, BLEUOptions())
+    listing = table_of(at, "ngram_segments_b_0")
+    assert list(listing["segment"]) == list(
+        diffs.b_better.set_index("ngram").loc[ngram, "segments"])
+    marked = [m.value for m in at.markdown if 'class="ngram-marks"' in m.value]
+    assert len(marked) == 1  # the n-gram's opened segment; the page's own one is unmarked
+    assert f'<mark class="ngram-mark">{ngram}</mark>' in marked[0]
+    heads = [m.value for m in at.markdown if re.fullmatch(r"\*\*Segment \d+\*\*", m.value)]
+    assert heads[0] == f"**Segment {listing['segment'].iloc[0]}**"
+
+
+def test_compare_page_word_buckets_with_a_frequency_file():
+    at = open_page("views/compare.py")
+    at.selectbox(key="bucket_analysis").set_value("word frequency").run()
+    reference_only = [c for c in at.get("vega_lite_chart") if "frequency in" in c.proto.spec]
+    assert "the first reference" in reference_only[0].proto.spec
+    counts = b"der\t1000000\ndie\t900000\nHund\t3\n"
+    at.file_uploader(key="frequency_upload").set_value(("train.freq", counts, "text/plain"))
+    at.run()
+    assert not at.exception
+    chart = next(c for c in at.get("vega_lite_chart") if "frequency in" in c.proto.spec)
+    assert "the training data" in chart.proto.spec
+    at.file_uploader(key="frequency_upload").set_value(("bad.freq", b"no counts", "text/plain"))
+    at.run()
+    assert any("expected a word, a tab and a count" in e.value for e in at.error)

@@ -158,8 +158,8 @@ def wait_charts_drawn(page: Page, timeout: float = 60_000) -> None:
 
 
 def open_uploaders(page: Page) -> None:
-    """Expand the sidebar's "Upload files" expander so that its file inputs exist."""
-    expander = page.get_by_test_id("stSidebar").get_by_text("Upload files", exact=True)
+    """Expand the sidebar's "Upload by role" expander so that its file inputs exist."""
+    expander = page.get_by_test_id("stSidebar").get_by_text("Upload by role", exact=True)
     expander.click()
     page.get_by_test_id("stFileUploaderDropzoneInput").first.wait_for(state="attached")
 

@@ -10,6 +10,8 @@ from conftest import DATA_DIR, read_lines
 
 import bleu
 from bleu import charts
+from bleu.analysis.ranking import all_pairs
+from bleu.charts.palette import PALETTE
 from bleu.metrics.bleu_score import BLEUOptions
 
 FOLDER = DATA_DIR / "wmt17_newstest2017_en-de"
@@ -49,6 +51,8 @@ def test_bleu_chart_plots_each_score_with_its_interval(scores, hyps, ref):
     assert errors["mark"]["type"] == "rule"
     rows = plotted(spec, points)
     assert [row["system"] for row in rows] == list(SYSTEMS)
+    best_first = sorted(SYSTEMS, key=lambda name: -scores[name].score)
+    assert points["encoding"]["y"]["sort"] == best_first
     for row in rows:
         expected = sacrebleu.corpus_bleu(hyps[row["system"]], [ref]).score
         assert row["BLEU"] == pytest.approx(expected, abs=1e-9)
@@ -62,12 +66,14 @@ def test_bleu_chart_plots_each_score_with_its_interval(scores, hyps, ref):
     assert errors["encoding"]["x2"]["field"] == "high"
 
 
-def test_precisions_chart_has_one_bar_per_system_and_order(scores, hyps, ref):
+def test_precisions_chart_has_one_dot_per_system_and_order(scores, hyps, ref):
     spec = charts.precisions_chart(scores).to_dict()
     rows = plotted(spec)
     assert len(rows) == len(SYSTEMS) * 4
-    assert spec["mark"]["type"] == "bar"
-    assert spec["encoding"]["xOffset"]["field"] == "system"
+    assert spec["spec"]["mark"]["type"] == "point"
+    assert spec["facet"]["column"]["field"] == "order"
+    assert spec["resolve"]["scale"]["x"] == "independent"  # each order on its own zoomed axis
+    assert spec["spec"]["encoding"]["x"]["scale"]["zero"] is False
     for name in SYSTEMS:
         expected = sacrebleu.corpus_bleu(hyps[name], [ref]).precisions
         got = [row["precision"] for row in rows if row["system"] == name]
@@ -81,7 +87,7 @@ def test_decomposition_parts_sum_to_log_bleu(scores):
     spec = charts.decomposition_chart(scores, options).to_dict()
     rows = plotted(spec)
     assert len(rows) == len(SYSTEMS) * 5  # four orders and the brevity penalty
-    assert spec["encoding"]["y"]["aggregate"] == "sum"
+    assert spec["encoding"]["x"]["aggregate"] == "sum"
     for name, score in scores.items():
         parts = {row["part"]: row["log"] for row in rows if row["system"] == name}
         assert sum(parts.values()) == pytest.approx(math.log(score.score / 100), abs=1e-9)
@@ -111,24 +117,60 @@ def test_decomposition_leaves_out_infinite_parts():
 
 def test_length_chart_has_ratio_and_bp_per_system(scores, hyps, ref):
     spec = charts.length_chart(scores).to_dict()
-    bars, one = spec["layer"]
-    rows = plotted(spec, bars)
-    assert plotted(spec, one) == [{"value": 1.0}]
-    assert len(rows) == 2 * len(SYSTEMS)
-    for name in SYSTEMS:
-        expected = sacrebleu.corpus_bleu(hyps[name], [ref])
-        got = {row["measure"]: row["value"] for row in rows if row["system"] == name}
-        assert got["length ratio"] == pytest.approx(expected.sys_len / expected.ref_len)
-        assert got["brevity penalty"] == pytest.approx(expected.bp)
-    assert one["mark"]["type"] == "rule"
+    one, points, labels = spec["layer"]
+    rows = plotted(spec, points)
+    assert plotted(spec, one) == [{"ratio": 1.0}] and one["mark"]["type"] == "rule"
+    assert len(rows) == len(SYSTEMS)
+    assert points["encoding"]["x"]["field"] == "ratio"
+    assert points["encoding"]["x"]["scale"]["zero"] is False
+    for row in rows:
+        expected = sacrebleu.corpus_bleu(hyps[row["system"]], [ref])
+        assert row["ratio"] == pytest.approx(expected.sys_len / expected.ref_len)
+        assert row["BP"] == pytest.approx(expected.bp)
+        # the brevity penalty is written beside the dots of outputs shorter than the refs
+        assert row["label"] == (f"BP {expected.bp:.3f}" if expected.bp < 1 else "")
+    assert labels["encoding"]["text"]["field"] == "label"
+
+
+def color_scales(spec: object) -> list[dict]:
+    """Every colour scale with a domain anywhere in a chart's spec (layers, facets, concats)."""
+    if isinstance(spec, list):
+        return [scale for item in spec for scale in color_scales(item)]
+    if not isinstance(spec, dict):
+        return []
+    found = [spec["color"]["scale"]] if isinstance(spec.get("color"), dict) and \
+        "domain" in spec["color"].get("scale", {}) else []
+    return found + [scale for key, value in spec.items() if key != "datasets"
+                    for scale in color_scales(value)]
 
 
 def test_same_color_for_a_system_in_every_chart(scores):
     results = {name: bleu.SignificanceResult(name, score.score) for name, score in scores.items()}
-    for chart in (charts.bleu_chart(results), charts.precisions_chart(scores)):
-        spec = chart.to_dict()
-        encoding = spec["layer"][0]["encoding"] if "layer" in spec else spec["encoding"]
-        assert encoding["color"]["scale"]["domain"] == list(SYSTEMS)
+    everyone = ["other", *SYSTEMS]  # all loaded systems: colours by place among them
+    for chart in (charts.bleu_chart(results, everyone), charts.precisions_chart(scores, everyone),
+                  charts.length_chart(scores, everyone)):
+        scales = color_scales(chart.to_dict())
+        assert scales and all(scale == {"domain": list(SYSTEMS), "range": list(PALETTE[1:4])}
+                              for scale in scales)
+
+
+def test_pairs_chart_cells(hyps, ref):
+    metric = bleu.BLEU(references=[ref])
+    stats = {name: metric.segment_stats(lines) for name, lines in hyps.items()}
+    pairs = all_pairs(stats, metric.options, n_samples=100)
+    spec = charts.pairs_chart(pairs).to_dict()
+    rows = plotted(spec)
+    assert len(rows) == len(SYSTEMS) ** 2
+    for row in rows:
+        i, j = pairs.names.index(row["row"]), pairs.names.index(row["column"])
+        assert row["delta"] == pytest.approx(pairs.scores[i] - pairs.scores[j])
+        if i == j:
+            assert row["label"] == "" and row["verdict"] == ""
+            continue
+        significant = pairs.adjusted[i, j] < 0.05
+        assert row["label"] == f"{row['delta']:+.2f}" + ("*" if significant else "")
+        assert row["verdict"] == ("not significant" if not significant else
+                                  "row better" if row["delta"] > 0 else "row worse")
 
 
 def test_png_and_svg_export(scores):
@@ -138,3 +180,5 @@ def test_png_and_svg_export(scores):
     svg = charts.to_svg(chart)
     assert svg.lstrip().startswith("<svg") and "</svg>" in svg
     assert "n-gram precisions" in svg
+    # the exported file has the app's colours: the palette is in the spec, not in a theme
+    assert all(color in svg for color in PALETTE[:len(SYSTEMS)])

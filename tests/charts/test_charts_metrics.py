@@ -7,7 +7,7 @@ import numpy as np
 
 import bleu
 from bleu import charts
-from bleu.analysis import other_metrics
+from bleu.analysis import metric_scores
 from bleu.analysis.correlation import Correlation, correlation_table
 from bleu.analysis.dashboard import build_dashboard
 from bleu.charts import segments as charts_segments
@@ -29,13 +29,29 @@ def test_dashboard_is_one_chart_with_every_part():
     stats = {name: bleu.segment_stats(h, REFS) for name, h in HYPS.items()}
     results = build_dashboard(stats, BLEUOptions(), 1, baseline="A", n_samples=50)
     spec = charts.dashboard(results).to_dict()
-    assert len(spec["vconcat"]) == 2
-    chrf = other_metrics.score_systems("chrF", HYPS, REFS)
-    spec = charts.dashboard(results, {"chrF": chrf}).to_dict()
-    assert len(spec["vconcat"]) == 3
+    assert len(spec["vconcat"]) == 3  # BLEU and length; precisions and log parts; all pairs
+    chrf = metric_scores.score_systems("chrF", HYPS, REFS)
+    other = {"chrF": metric_scores.significance(chrf, baseline="A", n_samples=50)}
+    spec = charts.dashboard(results, other).to_dict()
+    assert len(spec["vconcat"]) == 4
     plotted = [row for data in spec["datasets"].values() for row in data if "direction" in row]
     assert {(row["system"], row["score"]) for row in plotted} == {
-        (name, result.score) for name, result in chrf.items()}
+        (name, score) for name, score in chrf.scores.items()}
+
+
+def test_metrics_chart_is_dots_best_first_per_metric():
+    results = {"chrF": {"A": bleu.SignificanceResult("A", 50.0, low=49.0, high=51.0),
+                        "B": bleu.SignificanceResult("B", 55.0, low=54.0, high=56.0)},
+               "TER": {"A": bleu.SignificanceResult("A", 40.0),
+                       "B": bleu.SignificanceResult("B", 45.0)}}
+    spec = charts.metrics_chart(results).to_dict()
+    errors, points = spec["spec"]["layer"]
+    assert points["mark"]["type"] == "point" and errors["mark"]["type"] == "rule"
+    assert spec["resolve"]["scale"] == {"x": "independent", "y": "independent"}
+    rows = next(iter(spec["datasets"].values()))
+    position = {(row["metric"], row["system"]): row["position"] for row in rows}
+    assert position == {("chrF", "B"): 0, ("chrF", "A"): 1,  # higher chrF first
+                        ("TER", "A"): 0, ("TER", "B"): 1}  # lower TER first
 
 
 def test_scatter_plots_rated_segments_only():

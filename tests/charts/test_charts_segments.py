@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from bleu.analysis.compare import SWAP
 from bleu.analysis.segments import DIFF
 from bleu.charts import segments as cs
 
@@ -27,7 +28,7 @@ def test_histogram_counts(table):
     a = data[data["system"] == "A.v1"].set_index("start")["segments"]
     assert a[0.0] == 1 and a[10.0] == 1 and a[45.0] == 1 and a[95.0] == 1  # 100 in last bin
     assert data["segments"].sum() == 8
-    assert spec["facet"]["row"]["field"] == "system"
+    assert spec["facet"]["field"] == "system" and spec["columns"] == cs.HISTOGRAM_COLUMNS
     assert spec["spec"]["encoding"]["x"]["bin"] == "binned"
 
 
@@ -45,24 +46,35 @@ def test_scatter_selection_and_tooltips(table):
     assert [row["a"] for row in values] == [0.0, 12.5, 100.0, 47.0]
     assert len(values[3]["source"]) == cs.TOOLTIP_CHARS  # cut, with an ellipsis
     assert values[3]["source"].endswith("…")
+    opacity = points["encoding"]["opacity"]  # selected points; the others at half
+    assert (opacity["condition"]["value"], opacity["value"]) == (0.8, 0.4)  # four: near opaque
+    many = pd.concat([table] * 1000, ignore_index=True)  # thousands: faint, density shows
+    faint = cs.scatter_chart(many, "A.v1", "B").to_dict()["layer"][0]["encoding"]["opacity"]
+    assert faint["condition"]["value"] == 0.15
+    assert "width" not in spec  # follows its column: the title is never cut
 
 
-def test_bucket_chart_has_error_bars():
+def test_bucket_chart_has_error_bars_and_sizes():
     frame = pd.DataFrame({"system": ["A", "A", "B"], "bucket": [1, 0, 0],
                           "label": ["[10,20)", "<10", "<10"], "segments": [5, 3, 3],
                           "score": [30.0, 20.0, 25.0], "low": [28.0, 15.0, 20.0],
                           "high": [33.0, 26.0, 27.0], "mean": [30.0, 20.0, 25.0],
                           "ci": [2.5, 5.5, 3.5]})
     spec = cs.bucket_chart(frame, "BLEU by length").to_dict()
-    rules, points = spec["layer"]
+    scores, sizes = spec["vconcat"]
+    rules, points = scores["layer"]
     assert rules["mark"]["type"] == "rule"
     assert rules["encoding"]["y"]["field"] == "low" and rules["encoding"]["y2"]["field"] == "high"
     assert points["encoding"]["x"]["sort"] == ["<10", "[10,20)"]
+    assert sizes["mark"]["type"] == "bar" and sizes["encoding"]["y"]["field"] == "count"
+    assert sizes["encoding"]["y"]["title"] == "segments"
+    rows = next(iter(spec["datasets"].values()))
+    assert [row["count"] for row in rows] == [5, 3, 3]
     assert spec["title"] == "BLEU by length"
 
 
 def test_contribution_and_document_charts():
-    frame = pd.DataFrame({"id": [7, 3], "swap": [-0.2, 0.1]})
+    frame = pd.DataFrame({"id": [7, 3], SWAP: [-0.2, 0.1]})
     spec = cs.contribution_chart(frame, "A", "B").to_dict()
     values = next(iter(spec["datasets"].values()))
     assert [row["better"] for row in values] == ["A", "B"]

@@ -139,6 +139,39 @@ def test_json_is_sacrebleus_json(ours, workdir: Path) -> None:
     assert list(mine) == list(theirs) and mine == theirs
 
 
+OTHER_METRIC_CASES = [
+    ["refA.de", "-i", "Facebook-AI.de", "-m", "bleu", "chrf", "ter"],
+    ["refA.de", "refC.de", "-i", "UEdin.de", "-m", "chrf", "ter", "bleu", "-f", "text"],
+    ["refA.de", "-i", "UEdin.de", "-m", "chrf", "-cw", "2", "-f", "text", "-w", "3"],
+    ["refA.de", "-i", "UEdin.de", "-m", "chrf", "--chrf-lowercase", "--chrf-whitespace",
+     "-cc", "4", "--chrf-beta", "1", "--chrf-eps-smoothing", "-f", "text"],
+    ["refA.de", "-i", "UEdin.de", "-m", "ter", "--ter-case-sensitive", "--ter-no-punct",
+     "--ter-normalized", "-f", "text", "--short"],
+    ["refA.de", "-i", "Facebook-AI.de", "-m", "ter", "chrf", "-b"],
+    ["refA.de", "-i", "Facebook-AI.de", "-m", "bleu", "chrf", "ter", "--confidence",
+     "--confidence-n", "200", "-f", "text"],
+    ["refA.de", "-i", "Facebook-AI.de", "-m", "chrf", "ter", "--confidence",
+     "--confidence-n", "200"],
+    ["refA.de", "-i", *(f"{s}.de" for s in SYSTEMS), "-m", "bleu", "chrf", "ter", "-f", "text"],
+    ["refA.de", "refC.de", "-i", *(f"{s}.de" for s in SYSTEMS), "-m", "ter", "chrf"],
+    ["refA.de", "-i", *(f"{s}.de" for s in SYSTEMS), "-m", "bleu", "chrf", "ter",
+     "--paired-bs", "--paired-bs-n", "200", "-f", "text"],
+    ["refA.de", "refC.de", "-i", *(f"{s}.de" for s in SYSTEMS), "-m", "chrf", "ter",
+     "--paired-ar", "--paired-ar-n", "300"],
+    ["refA.de", "-i", "Online-W.de", "-m", "chrf", "-sl", "-w", "3"],
+    ["refA.de", "refC.de", "-i", "Online-W.de", "-m", "ter", "-sl", "-f", "text"],
+]
+
+
+@pytest.mark.parametrize("args", OTHER_METRIC_CASES, ids=" ".join)
+def test_chrf_and_ter_as_sacrebleu(args: list[str], ours, workdir: Path) -> None:
+    """``-m bleu chrf ter`` with their options, single system, tables, paired tests and sentence
+    level: sacrebleu's exact output (the version field aside)."""
+    status, out, _ = ours(args)
+    assert status == 0
+    same_output(out, sacrebleu(args, workdir))
+
+
 MULTI_SYSTEM_CASES = [
     ["refA.de", "-i", *(f"{s}.de" for s in SYSTEMS), "-f", "text"],
     ["refA.de", "-i", *(f"{s}.de" for s in SYSTEMS)],
@@ -290,7 +323,8 @@ BAD_INPUT = [
     (["refA.de", "-i", "UEdin.de", "--max-ngram-order", "0"], "max_ngram_order must be"),
     (["-i", "UEdin.de"], "No reference files given"),
     (["-t", "wmt21", "-l", "en-de", "-i", "UEdin.de"], "--test-set needs sacrebleu's online"),
-    (["refA.de", "-i", "UEdin.de", "-m", "bleu", "chrf"], "Only BLEU is available"),
+    (["refA.de", "-i", "UEdin.de", "-m", "bleu", "chrf", "-sl"], "Only one metric can be used"),
+    (["refA.de", "-i", "UEdin.de", "-m", "chrf", "-cc", "0"], "char_order"),
     (["refA.de", "-i", "UEdin.de", "--paired-bs"], "need two or more systems"),
     (["refA.de", "-i", "UEdin.de", "Online-W.de", "--confidence"], "--confidence is for one"),
     (["refA.de", "-i", "UEdin.de", "Online-W.de", "-sl"], "Only one system can be scored"),

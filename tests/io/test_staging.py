@@ -70,7 +70,7 @@ def test_missing_roles_and_two_sources_are_refused_with_what_to_do() -> None:
     with pytest.raises(InputError, match="No system output among the files"):
         assemble_staged(ref)
     two = [*hyp, *ref, *stage_file(b"x\n", "src.txt"), *stage_file(b"y\n", "source.txt")]
-    with pytest.raises(InputError, match="2 streams have the role 'source'.*'ignore'"):
+    with pytest.raises(InputError, match=r"2 streams have the role 'source'.*'ignore'"):
         assemble_staged(two)
 
 

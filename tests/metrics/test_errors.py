@@ -169,3 +169,25 @@ def test_no_tokenized_warning(lines: list[str], force: bool, caplog: pytest.LogC
 def test_smoothing_value_must_be_a_finite_non_negative_number(value: float) -> None:
     with pytest.raises(UnknownOptionError, match="smooth_value must be a finite number >= 0"):
         bleu.corpus_bleu(["a b"], [["a b"]], smooth_method="floor", smooth_value=value)
+
+
+def test_sacrebleus_argument_names_and_order_are_accepted() -> None:
+    """Drop-in: sacrebleu's positional order and its ``use_effective_order`` name."""
+    import sacrebleu
+
+    hyps, refs = ["the cat sat", "a dog"], [["the cat sat down", "a big dog"]]
+    theirs = sacrebleu.corpus_bleu(hyps, refs, "floor", 0.2, False, True, "intl", True)
+    ours = bleu.corpus_bleu(hyps, refs, "floor", 0.2, False, True, "intl", True)
+    assert ours.score == pytest.approx(theirs.score, abs=1e-12)
+    assert "tok:intl" in ours.signature and "case:lc" in ours.signature
+    kw = bleu.corpus_bleu(hyps, refs, use_effective_order=True)
+    assert kw.score == pytest.approx(
+        sacrebleu.corpus_bleu(hyps, refs, use_effective_order=True).score, abs=1e-12)
+    assert kw.score == bleu.corpus_bleu(hyps, refs, effective_order=True).score
+    sentence = bleu.sentence_bleu("the cat", ["the cat sat"], "exp", None, False, "13a", False)
+    assert sentence.score == pytest.approx(
+        sacrebleu.sentence_bleu("the cat", ["the cat sat"], "exp", None, False, "13a",
+                                False).score, abs=1e-12)
+    with pytest.raises(UnknownOptionError, match="disagree"):
+        bleu.corpus_bleu(hyps, refs, use_effective_order=True, effective_order=False)
+    assert bleu.BLEU(trg_lang="zh").options.tokenize == "zh"

@@ -1,4 +1,5 @@
-"""Every published BLEU and chrF score in data/published_scores.tsv, reproduced to its published precision.
+"""Every published BLEU and chrF score in data/published_scores.tsv, reproduced to its published
+precision.
 
 The precision is the number of decimals written in the published value (2 for WMT tables, 14-15
 for sacrebleu-computed TSVs, 1 for compare-mt's "21.7"); the tokenizer is the one the row names;

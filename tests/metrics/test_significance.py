@@ -30,9 +30,12 @@ from conftest import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
+from sacrebleu.metrics import CHRF as SacreCHRF
+from sacrebleu.metrics import TER as SacreTER
 from sacrebleu.significance import PairedTest
 
 import bleu
+from bleu.analysis.metric_scores import make_metric
 from bleu.errors import InputError, LengthMismatchError, UnknownOptionError
 from bleu.metrics import significance
 from bleu.metrics.bleu_score import BLEUOptions, BLEUScorer
@@ -542,3 +545,42 @@ def test_bad_input_raises_clear_errors() -> None:
         bleu.paired_bootstrap_from_stats(stats, options, seed=-1)
     for error in (significance.TooFewSystemsError, significance.StatisticsShapeError):
         assert issubclass(error, InputError)
+
+
+# ------------------------------------------------------- chrF and TER through the same tests
+
+SACRE_METRICS = {"chrF": lambda: SacreCHRF(), "chrF++": lambda: SacreCHRF(word_order=2),
+                 "TER": lambda: SacreTER()}
+
+
+@pytest.mark.parametrize("small_blocks", [False, True])
+@pytest.mark.parametrize("name", list(SACRE_METRICS))
+def test_other_metrics_paired_tests_equal_sacrebleu(name: str, small_blocks: bool,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """One bootstrap and one AR for every metric: chrF's integer statistics and TER's float
+    ones (averaged reference lengths: thirds here) give sacrebleu's p-values, means and CIs,
+    whatever the block of resamples."""
+    if small_blocks:
+        monkeypatch.setattr(significance, "_CHUNK_CELLS", 7 * 100)
+    systems, refs = _subset(100)
+    ours_metric = make_metric(name, references=refs)
+    stats = {system: ours_metric.segment_stats(hyps) for system, hyps in systems.items()}
+    for method, n, n_conf in (("bs", 300, -1), ("ar", 400, 150)):
+        sacre_metric = _with_refs(SACRE_METRICS[name](), refs)
+        _, scores = PairedTest(list(systems.items()), {name: sacre_metric}, references=None,
+                               test_type=method, n_samples=n, n_ar_confidence=n_conf)()
+        key = next(k for k in scores if k != "System")
+        expected = list(zip(scores["System"], scores[key], strict=True))
+        if method == "bs":
+            ours = bleu.paired_bootstrap_from_stats(stats, ours_metric.scorer, n_samples=n)
+        else:
+            ours = bleu.paired_ar_from_stats(stats, ours_metric.scorer, n_samples=n,
+                                             n_confidence=n_conf)
+        _assert_same(ours, expected)
+
+
+def _with_refs(metric: Any, refs: list[list[str]]) -> Any:
+    """A sacrebleu metric like ``metric`` with the references cached (as its CLI builds it)."""
+    if isinstance(metric, SacreTER):
+        return SacreTER(references=refs)
+    return SacreCHRF(word_order=metric.word_order, references=refs)

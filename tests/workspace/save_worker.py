@@ -19,6 +19,9 @@ from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.workspace import Workspace, WorkspaceStore
 
+#: the edit secret every workspace of the worker is saved with (the tests pass it on)
+SECRET = "worker-edit-secret-0123"
+
 WMT17 = (Path(__file__).resolve().parents[2].parent / "shared" / "data"
          / "wmt17_newstest2017_en-de")
 
@@ -52,7 +55,8 @@ def save_big(location: str, workspace_id: str, hold_after: int) -> None:
             print("holding", flush=True)
             time.sleep(600)
 
-    WorkspaceStore(location).save(Workspace(workspace_id, "big", big_dataset()), progress)
+    WorkspaceStore(location).save(Workspace(workspace_id, "big", big_dataset()), progress,
+                                  token=SECRET)
     print("saved", flush=True)
 
 
@@ -63,8 +67,8 @@ def save_many(location: str, prefix: str, count: int, system: str, start_file: s
     while not Path(start_file).exists():
         time.sleep(0.005)
     for k in range(count):
-        store.save(Workspace(f"{prefix}-{k}", f"{prefix} {k}", data))
-    store.delete(f"{prefix}-0")
+        store.save(Workspace(f"{prefix}-{k}", f"{prefix} {k}", data), token=SECRET)
+    store.delete(f"{prefix}-0", token=SECRET)
     print("done", flush=True)
 
 

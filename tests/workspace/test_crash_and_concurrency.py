@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from save_worker import big_dataset, small_dataset
+from save_worker import SECRET, big_dataset, small_dataset
 from workspace_backends import location_fixture  # noqa: F401 -- `location`: both backends
 
 from bleu.workspace import Workspace, WorkspaceStore
@@ -54,7 +54,8 @@ def read_until(process: subprocess.Popen, wanted: str) -> list[str]:
 @pytest.mark.parametrize("moment", ["holding the transaction", "while writing"])
 def test_a_save_killed_midway_leaves_the_previous_state(location: str, moment: str) -> None:
     store = WorkspaceStore(location)
-    before = store.save(Workspace.new(small_dataset("C-3MA.4959", "FBK.4870"), "before"))
+    before = store.save(Workspace.new(small_dataset("C-3MA.4959", "FBK.4870"), "before"),
+                        token=SECRET)
     usage = store.usage()
     hold = 40 if moment == "holding the transaction" else 0
     worker = start_worker("big", location, before.id, str(hold))
@@ -80,7 +81,8 @@ def test_a_save_killed_midway_leaves_the_previous_state(location: str, moment: s
         assert loaded.dataset == big_dataset() and loaded.name == "big"
     assert [info.id for info in after.list()] == [before.id]
     # the database takes new writes after the crash
-    again = after.save(Workspace.new(small_dataset("KIT.4950"), "after the crash"))
+    again = after.save(Workspace.new(small_dataset("KIT.4950"), "after the crash"),
+                       token=SECRET)
     assert after.load(again.id).dataset == small_dataset("KIT.4950")
     integrity_ok(location)
 

@@ -1,5 +1,7 @@
-"""Schema versions on both backends: a fresh database is at the latest version, and a database
-written by version 1 (no options, external scores or notes columns) opens after migration."""
+"""Schema versions on both backends: a fresh database is at the latest version, and databases
+written by version 1 (no options, external scores or notes columns) and version 2 (no edit
+secrets) open after migration; their workspaces have no owner, so they are read-only: copied,
+never changed."""
 
 from __future__ import annotations
 
@@ -12,28 +14,35 @@ from workspace_raw import raw_connection, raw_execute
 
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
-from bleu.workspace import SCHEMA_VERSION, Workspace, WorkspaceStore
+from bleu.workspace import (
+    SCHEMA_VERSION,
+    Workspace,
+    WorkspaceReadOnlyError,
+    WorkspaceStore,
+    new_edit_token,
+)
 from bleu.workspace.dialect import backend_for
 from bleu.workspace.schema import migrate
 from bleu.workspace.texts import canonical_bytes, pack, text_hash
 
 
 def test_a_fresh_database_is_at_the_latest_version(location: str) -> None:
-    assert SCHEMA_VERSION == 2
+    assert SCHEMA_VERSION == 3
     WorkspaceStore(location).list()
-    assert raw_execute(location, "SELECT version FROM schema_version") == [(2,)]
+    assert raw_execute(location, "SELECT version FROM schema_version") == [(3,)]
     WorkspaceStore(location).list()  # opening again changes nothing
-    assert raw_execute(location, "SELECT version FROM schema_version") == [(2,)]
+    assert raw_execute(location, "SELECT version FROM schema_version") == [(3,)]
 
 
-def _write_version_1(location: str) -> Dataset:
-    """A version-1 database holding one workspace, written with version 1's columns only."""
+def _write_old(location: str, version: int) -> Dataset:
+    """A database of an old ``version`` holding one workspace, written with that version's
+    columns only."""
     dialect = backend_for(location).dialect
     connection = raw_connection(location)
     try:
         cursor = connection.cursor()
         cursor.execute("BEGIN")
-        migrate(cursor, dialect, location, target=1)
+        migrate(cursor, dialect, location, target=version)
         cursor.execute("COMMIT")
         segments = {"ref": ("Ein Haus.", "Zwei Häuser."), "hyp": ("Ein Haus.", "Zwei Hauser."),
                     "docs": ("d1", "d1")}
@@ -45,9 +54,13 @@ def _write_version_1(location: str) -> Dataset:
                                        "VALUES (?, ?, ?, ?)"),
                            (keys[role], len(items), len(raw), pack(raw)))
         now = time.time()
-        cursor.execute(dialect.sql("INSERT INTO workspaces (id, name, label, target_language, "
-                                   "created, updated) VALUES (?, ?, ?, ?, ?, ?)"),
-                       ("old-id", "from version 1", "old upload", "de", now, now))
+        columns = ["id", "name", "label", "target_language", "created", "updated"]
+        values = ["old-id", f"from version {version}", "old upload", "de", now, now]
+        if version == 2:
+            columns.append("options")
+            values.append(json.dumps({"tokenize": "intl"}))
+        cursor.execute(dialect.sql(f"INSERT INTO workspaces ({', '.join(columns)}) VALUES "
+                                   f"({', '.join('?' for _ in columns)})"), values)
         for role, name, file_name, key, doc in (
                 ("reference", "", "ref.de", keys["ref"], keys["docs"]),
                 ("system", "sys", "sys.de", keys["hyp"], None)):
@@ -62,20 +75,38 @@ def _write_version_1(location: str) -> Dataset:
     return Dataset({"sys": system}, (reference,), None, "old upload", "de")
 
 
-def test_a_version_1_database_opens_after_migration(location: str) -> None:
-    expected = _write_version_1(location)
-    assert raw_execute(location, "SELECT version FROM schema_version") == [(1,)]
-    with pytest.raises(Exception, match="options"):  # version 1 really lacks the column
-        raw_execute(location, "SELECT options FROM workspaces")
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_old_database_opens_after_migration(location: str, version: int) -> None:
+    expected = _write_old(location, version)
+    assert raw_execute(location, "SELECT version FROM schema_version") == [(version,)]
+    missing = "options" if version == 1 else "edit_hash"
+    with pytest.raises(Exception, match=missing):  # the old version really lacks the column
+        raw_execute(location, f"SELECT {missing} FROM workspaces")
     store = WorkspaceStore(location)
     old = store.load("old-id")
-    assert raw_execute(location, "SELECT version FROM schema_version") == [(2,)]
+    assert raw_execute(location, "SELECT version FROM schema_version") == [(3,)]
+    assert raw_execute(location, "SELECT edit_hash FROM workspaces") == [(None,)]
     assert old.dataset == expected
-    assert (old.name, old.options, old.external_scores) == ("from version 1", {}, {})
-    store.set_options("old-id", {"tokenize": "intl"})
-    store.save(Workspace(old.id, old.name, old.dataset, old.options,
-                         {"COMET": {"sys": (0.1, 0.2)}}, old.created))
-    again = WorkspaceStore(location).load("old-id")
-    assert again.external_scores == {"COMET": {"sys": (0.1, 0.2)}}
-    assert again.created == old.created
-    assert again.dataset == expected
+    options = {} if version == 1 else {"tokenize": "intl"}
+    assert (old.name, old.options, old.external_scores) == (f"from version {version}",
+                                                            options, {})
+    # saved before edit secrets: nobody owns it, so nobody changes it (whatever secret) ...
+    secret = new_edit_token()
+    assert store.editable({"old-id": secret}) == frozenset()
+    for change in (lambda: store.set_options("old-id", {"tokenize": "char"}, token=secret),
+                   lambda: store.rename("old-id", "mine now", token=secret),
+                   lambda: store.save(old, token=secret),
+                   lambda: store.delete("old-id", token=secret)):
+        with pytest.raises(WorkspaceReadOnlyError):
+            change()
+    # ... but anyone copies it, and owns the copy
+    copy = store.save(Workspace.new(old.dataset, f"{old.name} (copy)", options=old.options,
+                                    external_scores={"COMET": {"sys": (0.1, 0.2)}}),
+                      token=secret)
+    store.set_options(copy.id, {"tokenize": "char"}, token=secret)
+    again = WorkspaceStore(location)
+    assert again.load("old-id") == old
+    mine = again.load(copy.id)
+    assert mine.external_scores == {"COMET": {"sys": (0.1, 0.2)}}
+    assert (mine.options, mine.dataset) == ({"tokenize": "char"}, expected)
+    assert again.editable({copy.id: secret}) == {copy.id}

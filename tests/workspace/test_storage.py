@@ -4,6 +4,8 @@ trips byte for byte, texts are stored once, and a bad database says so clearly."
 from __future__ import annotations
 
 import base64
+import dataclasses
+import hashlib
 import sqlite3
 import sys
 from pathlib import Path
@@ -19,10 +21,13 @@ from bleu.workspace import (
     Workspace,
     WorkspaceError,
     WorkspaceNotFoundError,
+    WorkspaceReadOnlyError,
     WorkspaceStore,
     database_location,
     default_database,
+    new_edit_token,
     new_id,
+    shared_delete,
     shared_instance,
 )
 
@@ -30,6 +35,8 @@ REPO = Path(__file__).resolve().parents[2]
 DATA = (REPO.parent / "shared" / "data").resolve()
 WMT17 = DATA / "wmt17_newstest2017_en-de"
 WMT21 = DATA / "wmt21_newstest2021_en-de"
+#: the edit secret the workspaces of these tests are saved with
+SECRET = new_edit_token()
 
 
 def read(path: Path) -> TextFile:
@@ -53,7 +60,7 @@ def wmt17(ref: TextFile, *systems: str) -> Dataset:
 
 
 def test_real_test_set_round_trips_byte_for_byte(location: str, wmt21: Dataset) -> None:
-    saved = WorkspaceStore(location).save(Workspace.new(wmt21, "wmt21 en-de"))
+    saved = WorkspaceStore(location).save(Workspace.new(wmt21, "wmt21 en-de"), token=SECRET)
     loaded = WorkspaceStore(location).load(saved.id)  # a new store: nothing kept in memory
     assert loaded.dataset == wmt21
     assert list(loaded.dataset.systems) == list(wmt21.systems)
@@ -83,7 +90,8 @@ def test_doc_ids_notes_options_and_external_scores_round_trip(location: str) -> 
                "smooth_value_floor": 0.25, "max_ngram_order": 3, "n_bootstrap": 500}
     scores = {"COMET": {"online-A": (*(float(k) / 3 for k in range(299)), None)}}
     store = WorkspaceStore(location)
-    saved = store.save(Workspace.new(data, "tsv", options=options, external_scores=scores))
+    saved = store.save(Workspace.new(data, "tsv", options=options, external_scores=scores),
+                       token=SECRET)
     loaded = WorkspaceStore(location).load(saved.id)
     assert loaded.dataset == data
     assert loaded.dataset.systems["online-A"].doc_ids == system.doc_ids
@@ -93,17 +101,18 @@ def test_doc_ids_notes_options_and_external_scores_round_trip(location: str) -> 
 
 def test_the_same_reference_set_is_stored_once(location: str, wmt17_ref: TextFile) -> None:
     store = WorkspaceStore(location)
-    store.save(Workspace.new(wmt17(wmt17_ref, "C-3MA.4959", "FBK.4870"), "first"))
+    store.save(Workspace.new(wmt17(wmt17_ref, "C-3MA.4959", "FBK.4870"), "first"), token=SECRET)
     once = store.usage()
     assert (once.workspaces, once.texts) == (1, 3)
     # the same reference uploaded again under another file name, with one new system
     again = TextFile("copy-of-the-reference.txt", wmt17_ref.segments)
-    store.save(Workspace.new(wmt17(again, "FBK.4870", "KIT.4950"), "second"))
+    store.save(Workspace.new(wmt17(again, "FBK.4870", "KIT.4950"), "second"), token=SECRET)
     twice = store.usage()
     assert (twice.workspaces, twice.texts) == (2, 4)  # only KIT is new
     kit = store.list()[0]
     assert (kit.name, kit.n_systems, kit.n_segments) == ("second", 2, 3004)
-    third = store.save(Workspace.new(wmt17(wmt17_ref, "C-3MA.4959", "FBK.4870"), "third"))
+    third = store.save(Workspace.new(wmt17(wmt17_ref, "C-3MA.4959", "FBK.4870"), "third"),
+                       token=SECRET)
     assert store.usage().texts == 4
     assert store.usage().stored_bytes == twice.stored_bytes
     assert store.load(third.id).dataset.references[0].name == wmt17_ref.name
@@ -112,16 +121,17 @@ def test_the_same_reference_set_is_stored_once(location: str, wmt17_ref: TextFil
 def test_texts_only_a_deleted_workspace_held_are_removed(location: str,
                                                          wmt17_ref: TextFile) -> None:
     store = WorkspaceStore(location)
-    keep = store.save(Workspace.new(wmt17(wmt17_ref, "C-3MA.4959"), "keep"))
-    drop = store.save(Workspace.new(wmt17(wmt17_ref, "KIT.4950", "xmu.4910"), "drop"))
+    keep = store.save(Workspace.new(wmt17(wmt17_ref, "C-3MA.4959"), "keep"), token=SECRET)
+    drop = store.save(Workspace.new(wmt17(wmt17_ref, "KIT.4950", "xmu.4910"), "drop"), token=SECRET)
     assert store.usage().texts == 4
-    store.delete(drop.id)
+    store.delete(drop.id, token=SECRET)
     assert store.usage().texts == 2  # the shared reference stays, KIT and xmu go
     assert store.load(keep.id).dataset == wmt17(wmt17_ref, "C-3MA.4959")
     with pytest.raises(WorkspaceNotFoundError, match=drop.id):
         store.load(drop.id)
     # overwriting a workspace (same id) drops the systems it no longer holds
-    store.save(Workspace(keep.id, "keep", wmt17(wmt17_ref, "FBK.4870"), created=keep.created))
+    store.save(Workspace(keep.id, "keep", wmt17(wmt17_ref, "FBK.4870"), created=keep.created),
+               token=SECRET)
     assert store.usage().texts == 2
     assert list(store.load(keep.id).dataset.systems) == ["FBK.4870"]
     assert store.load(keep.id).created == keep.created
@@ -129,26 +139,28 @@ def test_texts_only_a_deleted_workspace_held_are_removed(location: str,
 
 def test_list_find_rename_and_missing(location: str, wmt17_ref: TextFile) -> None:
     store = WorkspaceStore(location)
-    first = store.save(Workspace.new(wmt17(wmt17_ref, "C-3MA.4959"), "same name"))
-    second = store.save(Workspace.new(wmt17(wmt17_ref, "KIT.4950"), "same name"))
+    first = store.save(Workspace.new(wmt17(wmt17_ref, "C-3MA.4959"), "same name"), token=SECRET)
+    second = store.save(Workspace.new(wmt17(wmt17_ref, "KIT.4950"), "same name"), token=SECRET)
     assert [info.id for info in store.list()] == [second.id, first.id]  # latest first
     assert [info.id for info in store.list([first.id, "no-such-id"])] == [first.id]
     assert store.list([]) == []
     assert store.find(first.id).id == first.id
     with pytest.raises(WorkspaceNotFoundError, match=r"2 workspaces .* named 'same name'"):
         store.find("same name")
-    store.rename(first.id, "  renamed  ")
+    store.rename(first.id, "  renamed  ", token=SECRET)
     assert store.find("renamed").id == first.id
     assert store.load(first.id).name == "renamed"
     with pytest.raises(WorkspaceError, match="cannot be empty"):
-        store.rename(first.id, " ")
+        store.rename(first.id, " ", token=SECRET)
     with pytest.raises(WorkspaceNotFoundError, match="No workspace has the id or name 'nope'"):
         store.find("nope")
-    for action in (lambda: store.rename("nope", "x"), lambda: store.delete("nope"),
-                   lambda: store.set_options("nope", {}), lambda: store.load("nope")):
+    for action in (lambda: store.rename("nope", "x", token=SECRET),
+                   lambda: store.delete("nope", token=SECRET),
+                   lambda: store.set_options("nope", {}, token=SECRET),
+                   lambda: store.load("nope")):
         with pytest.raises(WorkspaceNotFoundError, match="'nope'"):
             action()
-    store.set_options(second.id, {"tokenize": "char"})
+    store.set_options(second.id, {"tokenize": "char"}, token=SECRET)
     assert store.load(second.id).options == {"tokenize": "char"}
 
 
@@ -165,17 +177,22 @@ def test_ids_have_128_random_bits() -> None:
 def test_a_corrupt_file_gives_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "garbage.sqlite3"
     path.write_bytes(b"this is not an SQLite database, just text\n" * 100)
-    store = WorkspaceStore(path)
     with pytest.raises(StorageError, match="not a database") as raised:
-        store.list()
+        WorkspaceStore(path).list()
     assert isinstance(raised.value, InputError)
-    assert str(path) in str(raised.value) and "BLEU_EXPLORER_DB" in str(raised.value)
+    message = str(raised.value)
+    assert message.startswith("The workspace database cannot be")
+    assert str(tmp_path) not in message and "BLEU_EXPLORER_DB" in message
+    with pytest.raises(StorageError) as raised:  # the command line names the file
+        WorkspaceStore(path, show_location=True).list()
+    assert f"The workspace database {path} cannot be" in str(raised.value)
 
 
 def test_damaged_pages_are_found_on_load(tmp_path: Path, wmt17_ref: TextFile) -> None:
     path = tmp_path / "damaged.sqlite3"
     store = WorkspaceStore(path)
-    saved = store.save(Workspace.new(wmt17(wmt17_ref, "C-3MA.4959", "FBK.4870"), "x"))
+    saved = store.save(Workspace.new(wmt17(wmt17_ref, "C-3MA.4959", "FBK.4870"), "x"),
+                       token=SECRET)
     with sqlite3.connect(path) as connection:
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     raw = bytearray(path.read_bytes())
@@ -196,7 +213,7 @@ def test_an_unwritable_location_gives_a_clear_error(tmp_path: Path, kind: str) -
         path = tmp_path / "plain-file" / "workspaces.sqlite3"
     with pytest.raises(StorageError, match="cannot be opened") as raised:
         WorkspaceStore(path).list()
-    assert str(path) in str(raised.value)
+    assert str(tmp_path) not in str(raised.value)  # not even the folder an OSError names
 
 
 def test_a_database_from_a_newer_version_is_refused(location: str) -> None:
@@ -215,11 +232,90 @@ def test_a_postgresql_url_without_psycopg_names_the_extra(monkeypatch) -> None:
 
 
 def test_a_url_password_is_not_shown() -> None:
-    store = WorkspaceStore("postgresql://lab:s3cret@127.0.0.1:1/db")
+    store = WorkspaceStore("postgresql://lab:s3cret@127.0.0.1:1/db", show_location=True)
     assert "s3cret" not in store.description and "lab" in store.description
     with pytest.raises(StorageError, match="cannot be opened") as raised:
         store.list()
     assert "s3cret" not in str(raised.value)
+
+
+# ------------------------------------------------------------------------ edit secrets
+
+def test_only_the_edit_secret_changes_a_workspace(location: str, wmt17_ref: TextFile) -> None:
+    from workspace_raw import raw_execute
+
+    store = WorkspaceStore(location)
+    data = wmt17(wmt17_ref, "C-3MA.4959")
+    saved = store.save(Workspace.new(data, "mine"), token=SECRET)
+    other = store.save(Workspace.new(data, "theirs"), token=new_edit_token())
+    ((stored,),) = raw_execute(location, "SELECT edit_hash FROM workspaces WHERE id = ?",
+                               (saved.id,))
+    assert stored == hashlib.sha256(SECRET.encode()).hexdigest()  # the hash, never the secret
+    assert SECRET not in str(raw_execute(location, "SELECT * FROM workspaces"))
+    grown = Workspace(saved.id, "grown", wmt17(wmt17_ref, "C-3MA.4959", "KIT.4950"))
+    changes = (lambda token: store.rename(saved.id, "stolen", token=token),
+               lambda token: store.set_options(saved.id, {"lowercase": True}, token=token),
+               lambda token: store.set_external_scores(saved.id, {"m": {}}, token=token),
+               lambda token: store.save(grown, token=token or "x"),
+               lambda token: store.delete(saved.id, token=token))
+    for wrong in (None, "", new_edit_token(), SECRET + "x"):
+        for change in changes:
+            with pytest.raises(WorkspaceReadOnlyError, match="only its owner's browser"):
+                change(wrong)
+    assert store.load(saved.id) == saved  # nothing changed
+    assert store.editable({saved.id: SECRET, other.id: SECRET, "nope": SECRET}) == {saved.id}
+    assert store.editable({}) == frozenset()
+    store.rename(saved.id, "renamed", token=SECRET)
+    store.save(dataclasses.replace(grown, name="grown"), token=SECRET)
+    assert list(store.load(saved.id).dataset.systems) == ["C-3MA.4959", "KIT.4950"]
+    assert store.editable({saved.id: SECRET}) == {saved.id}  # a save keeps the secret
+    store.delete(other.id, token=None, anyone=True)  # a shared server that allows it
+    store.delete(saved.id, token=SECRET)
+    assert store.list() == []
+
+
+def test_a_read_only_database_is_read_and_says_why_it_is_not_written(
+        location: str, wmt17_ref: TextFile, monkeypatch: pytest.MonkeyPatch) -> None:
+    from workspace_raw import raw_execute
+
+    saved = WorkspaceStore(location).save(Workspace.new(wmt17(wmt17_ref, "C-3MA.4959"), "x"),
+                                          token=SECRET)
+    if location.startswith("postgresql://"):
+        database = location.rsplit("/", 1)[1]
+        raw_execute(location, f"ALTER DATABASE {database} SET default_transaction_read_only = on")
+    else:  # the tests run as root, whom file modes do not stop: SQLite's read-only mode does
+        connect = sqlite3.connect
+        monkeypatch.setattr(sqlite3, "connect", lambda path, **options: connect(
+            f"file:{path}?mode=ro", uri=True, **options))
+    store = WorkspaceStore(location)  # a server started on the read-only database
+    assert store.load(saved.id) == saved
+    assert [info.id for info in store.list()] == [saved.id]
+    assert store.editable({saved.id: SECRET}) == {saved.id}
+    for write in (store.check_writable,
+                  lambda: store.save(Workspace.new(saved.dataset, "y"), token=SECRET)):
+        with pytest.raises(StorageError, match=r"cannot be written: .*read-?only") as raised:
+            write()
+        assert location not in str(raised.value)
+
+
+def test_a_database_file_deleted_meanwhile_is_made_again(tmp_path: Path,
+                                                         wmt17_ref: TextFile) -> None:
+    path = tmp_path / "gone.sqlite3"
+    store = WorkspaceStore(path)  # one store for the server's lifetime, as the app keeps it
+    first = store.save(Workspace.new(wmt17(wmt17_ref, "C-3MA.4959"), "first"), token=SECRET)
+    store.check_writable()
+    for file in tmp_path.glob("gone.sqlite3*"):
+        file.unlink()
+    second = store.save(Workspace.new(wmt17(wmt17_ref, "KIT.4950"), "second"), token=SECRET)
+    assert [info.id for info in store.list()] == [second.id]
+    assert store.load(second.id).dataset == wmt17(wmt17_ref, "KIT.4950")
+    with pytest.raises(WorkspaceNotFoundError):
+        store.load(first.id)
+    for file in tmp_path.glob("gone.sqlite3*"):
+        file.unlink()
+    with pytest.raises(StorageError, match="no such table"):  # a read finds no schema once
+        store.list()
+    assert store.list() == []  # and checks it again
 
 
 # ------------------------------------------------------------------------ configuration
@@ -241,3 +337,7 @@ def test_shared_instance_setting() -> None:
     assert shared_instance("true", {}) is True
     assert shared_instance(None, {"BLEU_EXPLORER_SHARED": "1"}) is True
     assert shared_instance(True, {"BLEU_EXPLORER_SHARED": "0"}) is False
+    assert shared_delete(None, {"BLEU_EXPLORER_SHARED": "1"}) is False  # never by default
+    assert shared_delete("true", {}) is True
+    assert shared_delete(None, {"BLEU_EXPLORER_SHARED_DELETE": "yes"}) is True
+    assert shared_delete(True, {"BLEU_EXPLORER_SHARED_DELETE": "off"}) is False

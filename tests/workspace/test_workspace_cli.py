@@ -4,6 +4,7 @@ the files it came from."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,8 @@ def test_save_then_score_from_the_workspace(database: Path, capsys) -> None:
     store = WorkspaceStore(database)
     (info,) = store.list()
     saved = store.load(info.id)
+    (secret,) = re.findall(r"Its edit secret is ([\w-]+):", err)  # for the app's sidebar
+    assert store.editable({info.id: secret}) == {info.id}
     assert list(saved.dataset.systems) == ["newstest2017.C-3MA.4959.en-de",
                                            "newstest2017.FBK.4870.en-de"]
     assert list(saved.dataset.references[0].segments) == lines(REF)
@@ -82,3 +85,13 @@ def test_workspace_errors_say_what_is_wrong(database: Path, capsys) -> None:
     status, _, err = run(capsys, str(REF), "-i", str(short), "--save-workspace", "bad")
     assert status == 1 and "has 3004 lines, but" in err
     assert [info.name for info in WorkspaceStore(database).list()] == ["kit"]
+
+
+def test_a_database_error_shows_the_location_without_its_secrets(
+        monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setenv("BLEU_EXPLORER_DB",
+                       "postgresql://lab:p@ssw0rd@127.0.0.1:1/postgres?password=hunter2")
+    status, _, err = run(capsys, "--workspace", "anything")
+    assert status == 1
+    assert "The workspace database postgresql://lab:***@" in err and "password=***" in err
+    assert "hunter2" not in err and "ssw0rd" not in err

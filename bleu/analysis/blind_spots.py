@@ -1,0 +1,173 @@
+"""BLEU's blind spots, shown on real cases: every candidate of a case scored by BLEU, chrF, TER,
+ROUGE-L and METEOR on the same pair, beside the human (MQM) score where raters scored it.
+
+The cases (``sample_data/blind_spots/cases.json``, its README names sources and terms) are real
+WMT segments: real system outputs, and for the meaning flips and the scrambles a real output
+with one edit, named as such. ``disagreements`` finds, in a loaded corpus with uploaded segment
+scores (human or COMET...), the segments where sentence BLEU and that score disagree most.
+
+Metrics, each the reference implementation or one equal to it: BLEU ``bleu.sentence_bleu``
+(sacrebleu's sentence defaults), chrF and TER our own (``bleu.metrics.chrf``/``ter``, equal to
+sacrebleu's), ROUGE-L ``rouge-score`` (``bleu.analysis.rouge``), METEOR NLTK's
+(``bleu.analysis.meteor``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..errors import InputError
+from ..metrics.bleu import sentence_bleu
+from .meteor import meteor
+from .rouge import rouge_l
+
+#: the languages a case or the user's own pair can be in (METEOR's stemmer and synonyms,
+#: ROUGE's tokenizer depend on it)
+LANGUAGES = {"en": "English", "de": "German", "zh": "Chinese", "other": "another language"}
+#: tokenizers after which TER splits CJK characters too (``normalized`` + ``asian_support``)
+ASIAN_TOKENIZERS = ("zh", "ja-mecab", "ko-mecab", "char")
+#: the score columns of ``case_frame`` and ``PairScores.row``, in display order
+METRIC_COLUMNS = ("BLEU", "chrF", "TER", "ROUGE-L", "METEOR")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One hypothesis of a case and the references it is scored against."""
+
+    label: str
+    hypothesis: str
+    references: tuple[str, ...]
+    origin: str  # "real: <file>, line n" or "edited: <what changed>"
+    mqm: float | None = None  # the human MQM score (negated; 0 = no error) where rated
+    tokenize: str | None = None  # a tokenizer this candidate is about (None: the caller's)
+
+
+@dataclass(frozen=True)
+class Case:
+    """A ready-made blind-spot case: what it teaches, where it comes from, its candidates."""
+
+    key: str
+    title: str
+    lesson: str
+    language: str
+    source_text: str
+    data: str  # which test set and segment
+    candidates: tuple[Candidate, ...]
+
+
+def load_cases(path: str | Path) -> tuple[Case, ...]:
+    """The cases of a ``cases.json`` file (see sample_data/blind_spots/README.md)."""
+    try:
+        raw = json.loads(Path(path).read_text(encoding="utf-8"))
+        return tuple(_case(item) for item in raw["cases"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise InputError(f"{path}: not a blind-spot case file ({error}).") from error
+
+
+def _case(item: dict[str, Any]) -> Case:
+    refs = tuple(item["references"])
+    candidates = tuple(
+        Candidate(c["label"], c["hypothesis"], tuple(c.get("references", refs)), c["origin"],
+                  c.get("mqm"), c.get("tokenize"))
+        for c in item["candidates"])
+    if item["language"] not in LANGUAGES:
+        raise ValueError(f"unknown language {item['language']!r} in case {item['key']!r}")
+    return Case(item["key"], item["title"], item["lesson"], item["language"],
+                item["source_text"], item["data"], candidates)
+
+
+@dataclass(frozen=True)
+class PairScores:
+    """Every metric of one hypothesis against its references, each 0..100 (TER: lower is
+    better, can exceed 100)."""
+
+    bleu: float
+    chrf: float
+    ter: float
+    rouge_l: float  # F1
+    rouge_l_recall: float
+    meteor: float
+    meteor_stages: tuple[str, ...]
+    tokenize: str
+
+    def row(self) -> dict[str, float]:
+        """The scores by ``METRIC_COLUMNS`` name."""
+        return dict(zip(METRIC_COLUMNS, (self.bleu, self.chrf, self.ter, self.rouge_l,
+                                         self.meteor), strict=True))
+
+
+def score_pair(hypothesis: str, references: Sequence[str], *, language: str = "en",
+               tokenize: str = "13a", lowercase: bool = False,
+               synonyms: Any | None = None) -> PairScores:
+    """BLEU, chrF, TER, ROUGE-L and METEOR of ``hypothesis`` against ``references``.
+
+    ``tokenize`` is BLEU's tokenizer, also used for METEOR's words and (outside English)
+    ROUGE's; when it is a CJK tokenizer, TER splits CJK characters too (sacrebleu's
+    ``asian_support``, which takes effect only with ``normalized``). ``synonyms``: the WordNet
+    for METEOR's synonym stage (``meteor.wordnet()``), None for exact and stem stages only.
+    """
+    from ..metrics.chrf import CHRF
+    from ..metrics.ter import TER
+
+    refs = list(references)
+    if not refs or any(not isinstance(r, str) for r in refs):
+        raise InputError("Give at least one reference (one per line).")
+    asian = tokenize in ASIAN_TOKENIZERS  # TER's Asian support works only when normalized
+    rouge = rouge_l(hypothesis, refs, language=language, tokenize=tokenize)
+    found = meteor(hypothesis, refs, language=language, tokenize=tokenize, synonyms=synonyms)
+    return PairScores(
+        bleu=sentence_bleu(hypothesis, refs, tokenize=tokenize, lowercase=lowercase).score,
+        chrf=CHRF(lowercase=lowercase).sentence_score(hypothesis, refs).score,
+        ter=TER(case_sensitive=not lowercase, normalized=asian,
+                asian_support=asian).sentence_score(hypothesis, refs).score,
+        rouge_l=100 * rouge.fmeasure, rouge_l_recall=100 * rouge.recall,
+        meteor=100 * found.score, meteor_stages=found.stages, tokenize=tokenize)
+
+
+def case_frame(case: Case, *, tokenize: str = "13a", lowercase: bool = False,
+               synonyms: Any | None = None) -> pd.DataFrame:
+    """One row per candidate of ``case``: every metric (``METRIC_COLUMNS``), ROUGE-L's
+    recall, the human MQM score (None where not rated: the edits) and the tokenizer used."""
+    rows = []
+    for candidate in case.candidates:
+        scores = score_pair(candidate.hypothesis, candidate.references, language=case.language,
+                            tokenize=candidate.tokenize or tokenize, lowercase=lowercase,
+                            synonyms=synonyms)
+        rows.append({"candidate": candidate.label, **scores.row(),
+                     "ROUGE-L recall": scores.rouge_l_recall, "MQM (human)": candidate.mqm,
+                     "tokenizer": scores.tokenize, "origin": candidate.origin})
+    return pd.DataFrame(rows)
+
+
+def disagreements(sentence_scores: np.ndarray, external: np.ndarray, *, k: int = 5,
+                  ) -> pd.DataFrame:
+    """The segments where sentence BLEU and an external score (human, COMET...) disagree most.
+
+    Both are ranked over the segments the external score rates (percentile ranks, ties
+    averaged); ``gap`` = external percentile − BLEU percentile. The ``k`` largest gaps ("the
+    other score likes it, BLEU does not") and the ``k`` smallest ("BLEU likes it, the other
+    does not") are returned, largest |gap| first within each. ``segment`` is 1-based.
+    """
+    bleu_scores = np.asarray(sentence_scores, dtype=float)
+    other = np.asarray(external, dtype=float)
+    if bleu_scores.shape != other.shape:
+        raise InputError(f"{len(bleu_scores)} sentence scores against {len(other)} external "
+                         "scores: they must be for the same segments.")
+    rated = np.flatnonzero(~np.isnan(other))
+    frame = pd.DataFrame({"segment": rated + 1, "sentence BLEU": bleu_scores[rated],
+                          "external": other[rated]})
+    frame["BLEU percentile"] = frame["sentence BLEU"].rank(pct=True)
+    frame["external percentile"] = frame["external"].rank(pct=True)
+    frame["gap"] = frame["external percentile"] - frame["BLEU percentile"]
+    ordered = frame.sort_values(["gap", "segment"], ascending=[False, True], kind="stable")
+    liked = ordered.head(k).assign(direction="the other score likes it, BLEU does not")
+    ordered = frame.sort_values(["gap", "segment"], ascending=[True, True], kind="stable")
+    disliked = ordered.head(k).assign(direction="BLEU likes it, the other score does not")
+    return pd.concat([liked, disliked], ignore_index=True)

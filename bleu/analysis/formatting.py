@@ -1,0 +1,91 @@
+"""One rule for every number the app shows, so that a value reads the same in every table, chart
+tooltip, caption and download: BLEU, chrF and TER with 2 decimals (as sacrebleu and WMT print
+them; a difference of scores signed), n-gram precisions with 1, p-values with 4, length ratios,
+brevity penalties and correlations with 3, counts as integers with thousands separators, and a
+dash where a
+value does not exist (the baseline's p-value, its difference to itself).
+
+Each kind of number is a ``NumberFormat``: ``text`` for text made in Python (captions, HTML,
+LaTeX), ``printf`` for Streamlit's column formats, ``d3`` for Vega-Lite tooltips and axes. A table
+states each column's format and help once (``Column``); ``display_frame`` turns the columns that
+hold a missing value into text, because a grid would print ``None`` there.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from numbers import Real
+
+import pandas as pd
+
+#: what a value that does not exist is shown as
+MISSING = "–"
+
+
+@dataclass(frozen=True)
+class NumberFormat:
+    """How one kind of number is written: ``decimals`` after the point, a sign on differences,
+    thousands separators on counts."""
+
+    decimals: int
+    signed: bool = False
+    thousands: bool = False
+
+    def text(self, value: object) -> str:
+        """``value`` written by this rule; ``MISSING`` for None or NaN."""
+        if value is None or (isinstance(value, Real) and math.isnan(float(value))):
+            return MISSING
+        sign = "+" if self.signed else ""
+        comma = "," if self.thousands else ""
+        return f"{float(value):{sign}{comma}.{self.decimals}f}"
+
+    @property
+    def printf(self) -> str:
+        """The format of ``st.column_config.NumberColumn`` (its ``localized`` preset for counts:
+        thousands separators)."""
+        if self.thousands:
+            return "localized"
+        return f"%{'+' if self.signed else ''}.{self.decimals}f"
+
+    @property
+    def d3(self) -> str:
+        """The d3-format string of Vega-Lite tooltips and axes."""
+        return f"{'+' if self.signed else ''}{',' if self.thousands else ''}.{self.decimals}f"
+
+
+SCORE = NumberFormat(2)
+DELTA = NumberFormat(2, signed=True)
+PRECISION = NumberFormat(1)
+P_VALUE = NumberFormat(4)
+RATIO = NumberFormat(3)
+CORRELATION = NumberFormat(3)
+COUNT = NumberFormat(0, thousands=True)
+
+
+@dataclass(frozen=True)
+class Column:
+    """How a table column is shown: its format (None: text) and what it means (``help``)."""
+
+    format: NumberFormat | None = None
+    help: str = ""
+
+
+def display_frame(frame: pd.DataFrame, columns: Mapping[str, Column]) -> pd.DataFrame:
+    """``frame`` with each formatted column that holds a missing value written as text by its
+    rule (a data grid would print ``None``); other columns keep their numbers (they sort)."""
+    shown = frame.copy()
+    for name, column in columns.items():
+        if column.format is not None and name in shown and shown[name].isna().any():
+            shown[name] = [column.format.text(value) for value in shown[name]]
+    return shown
+
+
+def text_frame(frame: pd.DataFrame, columns: Mapping[str, Column]) -> pd.DataFrame:
+    """``frame`` with every formatted column written as text by its rule (HTML, LaTeX)."""
+    shown = frame.copy()
+    for name, column in columns.items():
+        if column.format is not None and name in shown:
+            shown[name] = [column.format.text(value) for value in shown[name]]
+    return shown

@@ -1,0 +1,93 @@
+"""Altair builders for the Blind spots page: a case's metrics side by side, the BLEU bands with
+one output's scores under other settings, BLEU against an external score per segment.
+
+Pure functions: frames from ``bleu.analysis.blind_spots``/``interpretation`` in, charts out.
+"""
+
+from __future__ import annotations
+
+import math
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from ..analysis.blind_spots import METRIC_COLUMNS
+from ..analysis.interpretation import BANDS
+
+WIDTH = 560
+
+
+def case_chart(frame: pd.DataFrame) -> alt.LayerChart:
+    """Every metric of every candidate of a case, grouped by metric; each bar labelled with
+    its score (1 decimal), so a 0 still shows. TER is an error rate: lower is better."""
+    data = frame.melt(id_vars=["candidate"], value_vars=list(METRIC_COLUMNS), var_name="metric",
+                      value_name="score")
+    data["metric"] = data["metric"].replace({"TER": "TER (lower is better)"})
+    data["label"] = [f"{v:.1f}" for v in data.score]
+    order = [m if m != "TER" else "TER (lower is better)" for m in METRIC_COLUMNS]
+    base = alt.Chart(data).encode(
+        x=alt.X("metric:N", sort=order, title=None, axis=alt.Axis(labelAngle=0, labelLimit=300)),
+        xOffset=alt.XOffset("candidate:N", sort=list(frame.candidate)),
+        color=alt.Color("candidate:N", sort=list(frame.candidate), title=None,
+                        legend=alt.Legend(orient="bottom", labelLimit=400)),
+        tooltip=["candidate:N", "metric:N", alt.Tooltip("label:N", title="score")],
+    )
+    bars = base.mark_bar().encode(y=alt.Y("score:Q", title="score (0–100)",
+                                          scale=alt.Scale(domain=[0, 105], clamp=True)))
+    labels = base.mark_text(baseline="bottom", dy=-2, fontSize=10).encode(
+        y=alt.Y("score:Q"), text="label:N")
+    return alt.layer(bars, labels).properties(title="The same pair under every metric",
+                                              width="container", height=260)
+
+
+def _bands() -> pd.DataFrame:
+    return pd.DataFrame([{"from": b.low, "to": min(b.high, 100.0), "band": b.label,
+                          "meaning": b.meaning} for b in BANDS])
+
+
+def comparability_chart(frame: pd.DataFrame) -> alt.LayerChart:
+    """One output's corpus BLEU under each setting (rows of ``interpretation.comparability``)
+    on the quoted bands: the same text lands in different bands."""
+    shade = alt.Chart(_bands()).mark_rect(opacity=0.35).encode(
+        x=alt.X("from:Q", title="corpus BLEU", scale=alt.Scale(domain=[0, 100])), x2="to:Q",
+        color=alt.Color("band:N", sort=[b.label for b in BANDS], title="band",
+                        scale=alt.Scale(scheme="blues")),
+        tooltip=["band:N", "meaning:N"])
+    data = frame[["setting", "BLEU", "band", "signature"]].assign(
+        label=[f"{v:.2f}" for v in frame.BLEU])
+    y = alt.Y("setting:N", sort=list(frame.setting), title=None)
+    points = alt.Chart(data).mark_point(filled=True, size=90, color="black").encode(
+        x="BLEU:Q", y=y, tooltip=["setting:N", alt.Tooltip("label:N", title="BLEU"), "band:N",
+                                  "signature:N"])
+    labels = alt.Chart(data).mark_text(align="left", dx=8).encode(x="BLEU:Q", y=y,
+                                                                  text="label:N")
+    return alt.layer(shade, points, labels).properties(
+        title="The same output, other settings: other numbers, other bands",
+        width="container", height=alt.Step(30))
+
+
+def disagreement_chart(bleu_scores: np.ndarray, external: np.ndarray, picked: pd.DataFrame,
+                       label: str) -> alt.LayerChart:
+    """Sentence BLEU against an external score per rated segment; the segments of
+    ``picked`` (``blind_spots.disagreements``) ringed and numbered."""
+    values = np.asarray(external, dtype=float)
+    rated = [i for i, v in enumerate(values) if not math.isnan(v)]
+    data = pd.DataFrame({"segment": [i + 1 for i in rated],
+                         "sentence BLEU": np.asarray(bleu_scores, dtype=float)[rated],
+                         "external": values[rated]})
+    x = alt.X("sentence BLEU:Q", title="sentence BLEU")
+    y = alt.Y("external:Q", title=label, scale=alt.Scale(zero=False))
+    dots = alt.Chart(data).mark_circle(size=16, opacity=0.35, color="gray").encode(
+        x=x, y=y, tooltip=["segment:Q", alt.Tooltip("sentence BLEU:Q", format=".2f"),
+                           alt.Tooltip("external:Q", format=".3f", title=label)])
+    marked = picked[["segment", "sentence BLEU", "external", "direction"]]
+    rings = alt.Chart(marked).mark_point(size=140, strokeWidth=2).encode(
+        x=x, y=y, color=alt.Color("direction:N", title=None,
+                                  legend=alt.Legend(orient="bottom", labelLimit=400)),
+        tooltip=["segment:Q", "direction:N"])
+    numbers = alt.Chart(marked).mark_text(dx=9, dy=-9, fontSize=11).encode(
+        x=x, y=y, text="segment:Q")
+    return alt.layer(dots, rings, numbers).properties(
+        title=f"Sentence BLEU against {label}, one point per rated segment",
+        width="container", height=320)
