@@ -19,7 +19,7 @@ from bleu.analysis.escaping import escape_markdown
 from bleu.analysis.formatting import COUNT, SCORE, Column
 from bleu.analysis.metric_scores import HIGHER_IS_BETTER
 from bleu.analysis.ranking import METHODS, min_samples
-from bleu.analysis.report import html_report
+from bleu.charts.report import html_report
 from views import _compute, _explore, _metrics, _session, _significance, _tables
 
 data = _session.dataset()

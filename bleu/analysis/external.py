@@ -135,13 +135,7 @@ def _table(text: str, source: str, label: str | None, system_column: str | None,
         per_system[seg_id] = value
     if not scores:
         raise _fail(source, 2, "expected at least one score row, found none")
-    systems = tuple(scores)
-    width = max(max(per) for per in scores.values())
-    matrix = np.full((len(systems), width), np.nan)
-    for row_index, system in enumerate(systems):
-        for seg_id, value in scores[system].items():
-            matrix[row_index, seg_id - 1] = value
-    return ExternalScores(label, systems, matrix, source)
+    return ExternalScores.from_rows(label, scores, source)
 
 
 def parse_scores(data: bytes | str, source: str = "<text>", *, label: str | None = None,

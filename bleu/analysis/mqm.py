@@ -11,8 +11,6 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-import numpy as np
-
 from ..errors import ReadError
 from .score_table import ExternalScores
 
@@ -60,14 +58,7 @@ def parse_mqm(text: str, source: str = "<text>",
         per_system[seg_id] = score
     if not scores:
         raise _fail(source, 2, "expected at least one score row, found none")
-    systems = tuple(scores)
-    n_segments = max(max(rows) for rows in scores.values())
-    matrix = np.full((len(systems), n_segments), np.nan)
-    for row, name in enumerate(systems):
-        for seg_id, score in scores[name].items():
-            matrix[row, seg_id - 1] = score
-    matrix.setflags(write=False)
-    return ExternalScores("MQM", systems, matrix, source)
+    return ExternalScores.from_rows("MQM", scores, source)
 
 
 def read_mqm(path: str | Path, aliases: dict[str, str] | None = None) -> ExternalScores:

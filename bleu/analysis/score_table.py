@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -20,6 +21,20 @@ class ExternalScores:
     systems: tuple[str, ...]
     matrix: np.ndarray
     source: str = "<text>"
+
+    @classmethod
+    def from_rows(cls, label: str, scores: Mapping[str, Mapping[int, float]],
+                  source: str = "<text>") -> ExternalScores:
+        """From each system's ``{segment id (1-based): score}``; segments a system lacks are
+        NaN. The matrix is read-only."""
+        systems = tuple(scores)
+        width = max(max(per_system) for per_system in scores.values())
+        matrix = np.full((len(systems), width), np.nan)
+        for row, system in enumerate(systems):
+            for seg_id, value in scores[system].items():
+                matrix[row, seg_id - 1] = value
+        matrix.setflags(write=False)
+        return cls(label, systems, matrix, source)
 
     @cached_property
     def key(self) -> str:

@@ -71,6 +71,24 @@ class SignificanceResult:
     high: float | None = None
 
 
+class ScoreText:
+    """sacrebleu's text and JSON for a score object with ``name`` and ``score`` (chrF, TER)."""
+
+    name: str
+    score: float
+
+    def format(self, width: int = 2, score_only: bool = False, signature: str = "",
+               is_json: bool = False, interval: SignificanceResult | None = None) -> str:
+        """sacrebleu's text (``chrF2 = 48.34``, ``TER|nrefs:1|... = 49.95``) or its JSON;
+        ``interval`` (a bootstrap's mean and CI) adds ``(μ = mean ± ci)`` as sacrebleu does.
+        Unlike sacrebleu, JSON without a signature works (sacrebleu raises ValueError)."""
+        return format_score(self.name, self.score, width, score_only, signature, is_json,
+                            interval=interval)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
 def format_score(name: str, score: float, width: int = 2, score_only: bool = False,
                  signature: str = "", is_json: bool = False, verbose: str = "",
                  interval: SignificanceResult | None = None) -> str:

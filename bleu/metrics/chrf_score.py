@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import UnknownOptionError
-from .base import Signature, SignificanceResult, format_score
+from .base import ScoreText, Signature
 
 
 def _check_order(value: Any, what: str) -> int:
@@ -86,7 +86,7 @@ def chrf_signature(options: CHRFOptions, n_refs: int, **resampling: Any) -> Sign
 
 
 @dataclass(frozen=True)
-class CHRFScore:
+class CHRFScore(ScoreText):
     """A corpus or sentence chrF (chrF++) score with sacrebleu's fields."""
 
     score: float
@@ -98,13 +98,3 @@ class CHRFScore:
     def name(self) -> str:
         return score_name(self.beta, self.word_order)
 
-    def format(self, width: int = 2, score_only: bool = False, signature: str = "",
-               is_json: bool = False, interval: SignificanceResult | None = None) -> str:
-        """sacrebleu's text (``chrF2 = 48.34``, ``chrF2|nrefs:1|... = 48.34``) or its JSON;
-        ``interval`` (a bootstrap's mean and CI) adds ``(μ = mean ± ci)`` as sacrebleu does.
-        Unlike sacrebleu, JSON without a signature works (sacrebleu raises ValueError)."""
-        return format_score(self.name, self.score, width, score_only, signature, is_json,
-                            interval=interval)
-
-    def __str__(self) -> str:
-        return self.format()

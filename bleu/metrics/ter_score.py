@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import Signature, SignificanceResult, format_score
+from .base import ScoreText, Signature
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class TEROptions:
 
 
 @dataclass(frozen=True)
-class TERScore:
+class TERScore(ScoreText):
     """A corpus or sentence TER with sacrebleu's fields."""
 
     score: float
@@ -35,16 +35,6 @@ class TERScore:
     ref_length: float
     name: str = field(default="TER")
 
-    def format(self, width: int = 2, score_only: bool = False, signature: str = "",
-               is_json: bool = False, interval: SignificanceResult | None = None) -> str:
-        """sacrebleu's text (``TER = 49.95``, ``TER|nrefs:1|... = 49.95``) or its JSON;
-        ``interval`` (a bootstrap's mean and CI) adds ``(μ = mean ± ci)`` as sacrebleu does.
-        Unlike sacrebleu, JSON without a signature works (sacrebleu raises ValueError)."""
-        return format_score(self.name, self.score, width, score_only, signature, is_json,
-                            interval=interval)
-
-    def __str__(self) -> str:
-        return self.format()
 
 
 def corpus_sums(stats: np.ndarray) -> tuple[int, float]:

@@ -11,7 +11,7 @@ from playwright.sync_api import Browser, Route
 import bleu
 from bleu.analysis import metric_scores
 from bleu.analysis.dashboard import build_dashboard
-from bleu.analysis.report import html_report
+from bleu.charts.report import html_report
 from bleu.metrics.bleu_score import BLEUOptions
 
 pytestmark = pytest.mark.browser

@@ -18,10 +18,8 @@ import altair as alt
 import pandas as pd
 import vl_convert
 
-from .. import charts
 from .._version import __version__
-from ..metrics.base import SignificanceResult
-from .dashboard import (
+from ..analysis.dashboard import (
     MEAN_COLUMN,
     Dashboard,
     comparison_columns,
@@ -29,8 +27,10 @@ from .dashboard import (
     results_table,
     table_columns,
 )
-from .formatting import Column, text_frame
-from .metric_scores import HIGHER_IS_BETTER
+from ..analysis.formatting import Column, text_frame
+from ..analysis.metric_scores import HIGHER_IS_BETTER
+from ..metrics.base import SignificanceResult
+from .dashboard import dashboard
 
 _STYLE = """<style>
   body { font-family: system-ui, sans-serif; margin: 2em; }
@@ -56,7 +56,7 @@ def html_report(results: Dashboard, *, title: str = "BLEU Explorer report",
     sacrebleu signatures go in ``signatures`` (metric -> signature), their ranks (all-pairs
     clusters, ``AllPairs.ranks``) in ``ranks`` (metric -> system -> rank).
     """
-    spec = json.dumps(charts.dashboard(results, other).to_dict()).replace("<", "\\u003c")
+    spec = json.dumps(dashboard(results, other).to_dict()).replace("<", "\\u003c")
     parts = [f"<h1>{html.escape(title)}</h1>"]
     if data_label:
         parts.append(f"<p>{html.escape(data_label)}: {len(results.scores)} systems, "
