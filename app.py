@@ -10,7 +10,10 @@ from pathlib import Path
 import streamlit as st
 
 from bleu.metrics.threads import set_threads
-from views import _metrics, _session, _sidebar, _url
+from views import _metrics, _session, _sidebar, _streamlit_fixes, _url
+
+# Before any uploader exists: a file given while a rerun starts is otherwise lost (see there).
+_streamlit_fixes.keep_file_url_answers()
 
 # One scoring thread per session: the server already runs sessions side by side, and extra chunk
 # threads took the GIL from its event loop. Set here, read when work starts, so the tests run

@@ -14,7 +14,7 @@ import streamlit as st
 
 import bleu
 from bleu.analysis import compare, concordance, highlight
-from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.segment_edit import edit_segment
 from bleu.analysis.segments import (
     reference_lengths,
@@ -41,9 +41,9 @@ def pair_picker(prefix: str, names: Sequence[str]) -> tuple[str, str]:
         state[f"{prefix}_b"] = others[0] if others else names[0]
     left, right = st.columns(2)
     a = left.selectbox("System A", names, index=names.index(state[f"{prefix}_a"]),
-                       key=f"{prefix}_a")
+                       format_func=show_controls, key=f"{prefix}_a")
     b = right.selectbox("System B", names, index=names.index(state[f"{prefix}_b"]),
-                        key=f"{prefix}_b")
+                        format_func=show_controls, key=f"{prefix}_b")
     return a, b
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.metrics.bleu_score import SMOOTH_DEFAULTS
 from bleu.metrics.tokenizers import available_tokenizers
 from views import _session, _state, _uploads, _workspace
@@ -62,7 +62,7 @@ def options_sidebar() -> None:
     if state.get(_state.BASELINE) not in names:
         state[_state.BASELINE] = names[0]
     st.sidebar.selectbox("Baseline", names, index=names.index(state[_state.BASELINE]),
-                         key=_state.BASELINE,
+                         format_func=show_controls, key=_state.BASELINE,
                          help="p-values compare each system with this one (paired bootstrap).")
     low, high = _state.N_BOOTSTRAP_BOUNDS
     st.sidebar.number_input("Bootstrap resamples", min_value=low, max_value=high, step=100,

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.escaping import escape_markdown, show_controls_frame
 from bleu.analysis.formatting import Column, display_frame
 
 #: the main area's width in a 1400 px window with the sidebar open (940 px measured, less the
@@ -47,8 +47,14 @@ def show(frame: pd.DataFrame, columns: Mapping[str, Column], *, key: str,
     """``st.dataframe`` of ``frame`` written by the rule (missing values as a dash), without
     the index; ``options`` go to ``st.dataframe`` (selection, column order, height)."""
     shown = display_frame(frame, columns)
-    return st.dataframe(shown, hide_index=True, key=key,
-                        column_config=column_config(shown, columns, widths, labels), **options)
+    return dataframe(shown, hide_index=True, key=key,
+                     column_config=column_config(shown, columns, widths, labels), **options)
+
+
+def dataframe(frame: pd.DataFrame, **options: Any) -> Any:
+    """``st.dataframe`` with user text shown literally: control and bidi characters in cells,
+    headers and row labels made visible (a U+202E cannot disguise a name in a table)."""
+    return st.dataframe(show_controls_frame(frame), **options)
 
 
 def text_width(texts: int, others: int, selectable: bool = False, least: int = 120) -> int:

@@ -13,7 +13,7 @@ from typing import Any
 
 import streamlit as st
 
-from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.errors import InputError
 from bleu.io import (
     TextFile,
@@ -48,13 +48,14 @@ def _choose_columns(upload: Any, role: str, kind: str, encoding: str) -> tuple[A
     label = escape_markdown(upload.name)
     key = f"{role}_columns_{upload.file_id}"
     if role == "source":
-        chosen = [st.selectbox(f"Column of {label}", columns, key=key,
+        chosen = [st.selectbox(f"Column of {label}", columns, format_func=show_controls, key=key,
                                index=columns.index(_default_columns(columns, role)[0]))]
     else:
-        chosen = st.multiselect(f"Columns of {label} (one {role[:-1]} each)", columns, key=key,
+        chosen = st.multiselect(f"Columns of {label} (one {role[:-1]} each)", columns,
+                                format_func=show_controls, key=key,
                                 default=_default_columns(columns, role))
     doc = st.selectbox(f"Document id column of {label}", ("(none)", *columns),
-                       key=f"{role}_doc_{upload.file_id}")
+                       format_func=show_controls, key=f"{role}_doc_{upload.file_id}")
     return tuple(chosen), None if doc == "(none)" else doc
 
 

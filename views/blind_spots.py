@@ -8,7 +8,7 @@ import streamlit as st
 
 from bleu.analysis import blind_spots, interpretation
 from bleu.analysis.blind_spots import LANGUAGES, METRIC_COLUMNS, Case
-from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.external import Matching
 from bleu.analysis.meteor import DEBIAN_WORDNET, wordnet
 from bleu.analysis.segments import sentence_options, sentence_scores
@@ -17,7 +17,7 @@ from bleu.errors import InputError
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu_score import BLEUOptions, score_from_stats
-from views import _compute, _metrics, _session, _state
+from views import _charts, _compute, _metrics, _session, _state, _tables
 
 CASES_FILE = _session.SAMPLE_DIR / "blind_spots" / "cases.json"
 LANGUAGE_NAMES = list(LANGUAGES)
@@ -61,7 +61,7 @@ def score_table(frame: pd.DataFrame, key: str) -> None:
             "MQM (human)", format="%.2f",
             help="Published MQM score of the real output (negated: 0 = the raters found no "
                  "error); empty for an edited text, which no human rated.")
-    st.dataframe(frame, hide_index=True, column_config=config, key=key)
+    _tables.dataframe(frame, hide_index=True, column_config=config, key=key)
 
 
 def show_case(case: Case, opts: BLEUOptions, synonyms: bool) -> None:
@@ -76,7 +76,7 @@ def show_case(case: Case, opts: BLEUOptions, synonyms: bool) -> None:
     st.markdown("\n".join(lines))
     frame = _case_frame(case.key, opts.tokenize, opts.lowercase, synonyms)
     score_table(frame.drop(columns=["origin"]), "blind_scores")
-    st.altair_chart(charts.case_chart(frame), width="stretch", key="blind_case_chart")
+    _charts.show(st, charts.case_chart(frame), width="stretch", key="blind_case_chart")
 
 
 def own_pair(opts: BLEUOptions, synonyms: bool) -> None:
@@ -121,7 +121,7 @@ def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> No
     names = [name for name in data.systems if name in external]
     label = matched.scores.label
     c1, c2 = st.columns(2)
-    system = c1.selectbox("System", names, key="blind_system")
+    system = c1.selectbox("System", names, format_func=show_controls, key="blind_system")
     language = c2.selectbox("Target language", LANGUAGE_NAMES, format_func=LANGUAGES.get,
                             index=LANGUAGE_NAMES.index("other"), key="blind_corpus_language")
     stats = _compute.system_stats(data, opts)[system]
@@ -131,7 +131,7 @@ def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> No
         f"{label} and sentence BLEU ranked over the {int((~np.isnan(external[system])).sum())} "
         f"rated segments of {system}; the 5 with the largest rank gap each way, with every "
         "other metric on the same pair."))
-    st.altair_chart(charts.disagreement_chart(bleu_scores, external[system], picked, label),
+    _charts.show(st, charts.disagreement_chart(bleu_scores, external[system], picked, label),
                     width="stretch", key="blind_disagreement_chart")
     rows, texts = [], []
     for item in picked.itertuples(index=False):
@@ -156,7 +156,7 @@ def guide(data: Dataset, opts: BLEUOptions) -> None:
     stats = _compute.system_stats(data, opts)
     left, right = st.columns([1, 1])
     with left:
-        st.dataframe(interpretation.bands_frame(), hide_index=True, key="blind_bands")
+        _tables.dataframe(interpretation.bands_frame(), hide_index=True, key="blind_bands")
         st.caption(escape_markdown(f"Bands: {interpretation.SOURCE}, a rough guide only."))
     with right:
         rows = []
@@ -164,17 +164,18 @@ def guide(data: Dataset, opts: BLEUOptions) -> None:
             score = score_from_stats(np.asarray(matrix).sum(axis=0), opts).score
             found = interpretation.band(score)
             rows.append({"system": name, "BLEU": round(score, 2), "band": found.label})
-        st.dataframe(pd.DataFrame(rows), hide_index=True, key="blind_system_bands")
+        _tables.dataframe(pd.DataFrame(rows), hide_index=True, key="blind_system_bands")
     st.warning(escape_markdown(f"“{interpretation.CAVEAT}” ({interpretation.CAVEAT_SOURCE}). "
                                "The signature records the settings a number was computed with "
                                "(references, case, tokenizer, smoothing); below, one output "
                                "under other settings."),
                icon=":material/warning:")
-    system = st.selectbox("Output", list(data.systems), key="blind_guide_system")
+    system = st.selectbox("Output", list(data.systems),
+                          format_func=show_controls, key="blind_guide_system")
     frame = _comparability(data.systems[system], data.references, opts)
-    st.altair_chart(charts.comparability_chart(frame), width="stretch",
+    _charts.show(st, charts.comparability_chart(frame), width="stretch",
                     key="blind_comparability_chart")
-    st.dataframe(frame.assign(BLEU=frame.BLEU.round(2)).drop(columns=["interpretation"]),
+    _tables.dataframe(frame.assign(BLEU=frame.BLEU.round(2)).drop(columns=["interpretation"]),
                  hide_index=True, key="blind_comparability",
                  column_config={"signature": st.column_config.TextColumn(width="large")})
 

@@ -13,14 +13,14 @@ from bleu.analysis.brevity import (
     sentence_brevity,
     zoom_window,
 )
-from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.teaching import fmt_factor, fmt_score
 from bleu.charts import teaching as charts
 from bleu.errors import InputError
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu_score import BLEUOptions
-from views import _compute, _session, _state
+from views import _charts, _compute, _session, _state, _tables
 
 OWN_CANDIDATE, OWN_REFERENCES = "bp_candidate", "bp_references"
 st.session_state.setdefault(OWN_CANDIDATE, "the cat sat")
@@ -80,11 +80,11 @@ def curve(data: Dataset, opts: BLEUOptions) -> None:
 
     positions = positions_from_stats(_compute.system_stats(data, opts), opts)
     full, zoomed = st.columns(2)
-    full.altair_chart(charts.bp_curve_chart(positions, sentence=own), width="stretch",
+    _charts.show(full, charts.bp_curve_chart(positions, sentence=own), width="stretch",
                       key="bp_curve_chart")
-    zoomed.altair_chart(charts.bp_curve_chart(positions, window=zoom_window(positions)),
+    _charts.show(zoomed, charts.bp_curve_chart(positions, window=zoom_window(positions)),
                         width="stretch", key="bp_zoom_chart")
-    st.dataframe(pd.DataFrame([{
+    _tables.dataframe(pd.DataFrame([{
         "system": p.system, "c": p.sys_len, "r": p.ref_len, "c/r": round(p.ratio, 4),
         "BP": round(p.bp, 4), "BLEU": round(p.score, 2)} for p in positions]),
         hide_index=True, key="bp_positions")
@@ -99,7 +99,7 @@ def whatif(data: Dataset, opts: BLEUOptions) -> None:
                "are exact. The whole sweep is computed once per system and cached: moving the "
                "slider only picks a point.")
     w1, w2 = st.columns(2)
-    system = w1.selectbox("System", list(data.systems), key="bp_system")
+    system = w1.selectbox("System", list(data.systems), format_func=show_controls, key="bp_system")
     percent = w2.slider("Resize every hypothesis by (%)", min(SWEEP), max(SWEEP), 0, step=5,
                         key="bp_percent")
     found = _whatif(data.systems[system], data.references, opts)
@@ -109,7 +109,7 @@ def whatif(data: Dataset, opts: BLEUOptions) -> None:
     m1.metric("BLEU", fmt_score(point.score), delta=f"{point.score - base.score:+.2f}")
     m2.metric("BP", fmt_factor(point.bp), delta=f"{point.bp - base.bp:+.4f}")
     m3.metric("c/r", f"{point.ratio:.4f}")
-    st.dataframe(pd.DataFrame([{"": "now", **{f"p_{n} (%)": round(p, 2) for n, p in
+    _tables.dataframe(pd.DataFrame([{"": "now", **{f"p_{n} (%)": round(p, 2) for n, p in
                                               enumerate(point.precisions, start=1)}},
                                {"": "at 0 %", **{f"p_{n} (%)": round(p, 2) for n, p in
                                                  enumerate(base.precisions, start=1)}}]),
@@ -140,5 +140,5 @@ st.header("Length ratio by sentence length")
 st.caption("Segments grouped by the token length of their first reference; the ratio is Σc/Σr "
            "over the group.")
 buckets = _buckets(data, opts)
-st.altair_chart(charts.buckets_chart(buckets), key="bp_buckets_chart")
-st.dataframe(buckets, hide_index=True, key="bp_buckets")
+_charts.show(st, charts.buckets_chart(buckets), key="bp_buckets_chart")
+_tables.dataframe(buckets, hide_index=True, key="bp_buckets")

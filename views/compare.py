@@ -11,7 +11,7 @@ from bleu.analysis.ranking import ALPHA
 from bleu.analysis.segments import bleu_column
 from bleu.charts import segments as charts_segments
 from bleu.errors import InputError
-from views import _compute, _explore, _session, _significance, _state, _tables
+from views import _charts, _compute, _explore, _session, _significance, _state, _tables
 
 data = _session.dataset()
 systems = list(data.systems)
@@ -54,7 +54,7 @@ st.caption(escape_markdown(
     "segment, minus corpus BLEU. All from sums of the statistics matrix, no rescoring."))
 k = st.slider("Segments shown", 5, 100, 20, key="deciding_k")
 deciding = compare.deciding_segments(compare.contributions(stats[a], stats[b], options), k)
-st.altair_chart(charts_segments.contribution_chart(deciding, a, b, systems), width="stretch",
+_charts.show(st, charts_segments.contribution_chart(deciding, a, b, systems), width="stretch",
                 key="contribution")
 shown = deciding.merge(table[["id", bleu_column(a), bleu_column(b), a, b]], on="id")
 sentence_help = "sentence BLEU (the smoothing chosen above)."
@@ -137,7 +137,7 @@ if analysis == "word frequency":
                                          "F-measure", systems)
 else:
     chart = charts_segments.bucket_chart(frame, f"BLEU by {analysis}", systems=systems)
-st.altair_chart(chart, key="bucket_chart")
+_charts.show(st, chart, key="bucket_chart")
 st.caption(f"Error bars: 95% bootstrap interval ({n_samples:,} resamples of each bucket); "
            "bars below: each bucket's size. Empty buckets are left out.")
 
@@ -145,7 +145,7 @@ docs = _explore.documents(data)
 if docs is not None:
     st.subheader("Documents")
     per_doc = compare.document_scores({a: stats[a], b: stats[b]}, docs, options)
-    st.altair_chart(charts_segments.document_chart(per_doc, a, b, systems), width="stretch",
+    _charts.show(st, charts_segments.document_chart(per_doc, a, b, systems), width="stretch",
                     key="document_chart")
     _tables.show(per_doc, {"segments": Column(COUNT, "Segments in the document."),
                            "first": Column(help="Its first segment's number."),

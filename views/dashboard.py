@@ -20,7 +20,7 @@ from bleu.analysis.formatting import COUNT, SCORE, Column
 from bleu.analysis.metric_scores import HIGHER_IS_BETTER
 from bleu.analysis.ranking import METHODS, min_samples
 from bleu.charts.report import html_report
-from views import _compute, _explore, _metrics, _session, _significance, _tables
+from views import _charts, _compute, _explore, _metrics, _session, _significance, _tables
 
 data = _session.dataset()
 systems = list(data.systems)
@@ -103,7 +103,7 @@ if len(systems) > 1:
             "the bootstrap resamples in the sidebar, or use approximate randomization."))
     matrix, ranking = st.columns([5, 3])
     with matrix:
-        st.altair_chart(charts.pairs_chart(pairs), key="pairs_chart", width="content")
+        _charts.show(st, charts.pairs_chart(pairs), key="pairs_chart", width="content")
     with ranking:
         ranked = pairs.ranking_table().drop(columns="cluster")
         _tables.show(ranked, {"rank": Column(help="WMT's clusters: a system starts a new rank "
@@ -132,7 +132,7 @@ if other:  # one panel per metric: the page's whole width
     places.append(st.container())
 for place, (name, chart) in zip(places, built.items(), strict=True):
     with place:
-        st.altair_chart(chart, width="stretch", key=f"chart_{name}")
+        _charts.show(st, chart, width="stretch", key=f"chart_{name}")
         png, svg = st.columns(2)
         png.download_button("PNG", lambda chart=chart: charts.to_png(chart), f"{name}.png",
                             "image/png", key=f"download_{name}_png", on_click="ignore")

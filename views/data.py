@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown
-from views import _session, _uploads
+from views import _session, _tables, _uploads
 
 st.title("Data")
 st.subheader("Load your files")
@@ -19,7 +19,7 @@ st.caption(escape_markdown(
 files = [("source", "", data.source)] if data.source is not None else []
 files += [("reference", f"ref {k + 1}", ref) for k, ref in enumerate(data.references)]
 files += [("system", name, file) for name, file in data.systems.items()]
-st.dataframe(pd.DataFrame([
+_tables.dataframe(pd.DataFrame([
     {"role": role, "name": name, "file": file.name, "segments": len(file.segments),
      "documents": len(set(file.doc_ids)) if file.doc_ids else None,
      "notes": " ".join(file.notes)}
@@ -30,4 +30,4 @@ rows = st.number_input("Segments to preview", min_value=1, max_value=data.n_segm
 preview = {"source": data.source.segments[:rows]} if data.source is not None else {}
 preview.update({f"ref {k + 1}": ref.segments[:rows] for k, ref in enumerate(data.references)})
 preview.update({name: file.segments[:rows] for name, file in data.systems.items()})
-st.dataframe(pd.DataFrame(preview, index=range(1, rows + 1)), key="preview")
+_tables.dataframe(pd.DataFrame(preview, index=range(1, rows + 1)), key="preview")

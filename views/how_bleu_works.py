@@ -7,7 +7,7 @@ order are this page's own sentence-BLEU settings, labelled so, starting at sacre
 
 import streamlit as st
 
-from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.teaching import (
     CLASSIC_CANDIDATE,
     CLASSIC_REFERENCES,
@@ -29,7 +29,7 @@ from bleu.analysis.teaching import (
 from bleu.charts import teaching as charts
 from bleu.errors import InputError
 from bleu.metrics.bleu_score import SMOOTH_DEFAULTS, BLEUOptions
-from views import _session, _state
+from views import _charts, _session, _state, _tables
 
 ORDER, SMOOTH, EFFECTIVE = "teach_order", "teach_smooth", "teach_effective"
 
@@ -73,7 +73,7 @@ st.caption("Type a candidate and its references (one per line), or pick a segmen
 data = _session.dataset()
 with st.expander("Pick a segment of the loaded data", expanded=False):
     p1, p2 = st.columns(2)
-    p1.selectbox("System", list(data.systems), key="teach_system")
+    p1.selectbox("System", list(data.systems), format_func=show_controls, key="teach_system")
     p2.number_input("Segment", min_value=1, max_value=data.n_segments, step=1, key="teach_segment")
     b1, b2 = st.columns(2)
     b1.button("Use this segment", key="teach_pick", on_click=_pick_segment)
@@ -138,18 +138,18 @@ for tab, step in zip(tabs, walk.orders, strict=True):
             st.info(f"The candidate has no {step.order}-grams: p_{step.order} = 0/0 is "
                     f"undefined; {then}.")
             continue
-        st.dataframe(ngram_frame(walk, step.order), hide_index=True, column_config=help_config,
+        _tables.dataframe(ngram_frame(walk, step.order), hide_index=True, column_config=help_config,
                      key=f"teach_ngrams_{step.order}")
         st.caption(f"Credited {step.credited} of {step.total} {step.order}-grams: each count is "
                    "clipped to the most any one reference has.")
 
 st.header("2. The weighted geometric mean")
-st.dataframe(orders_frame(walk), hide_index=True, key="teach_orders",
+_tables.dataframe(orders_frame(walk), hide_index=True, key="teach_orders",
              column_config={"how": st.column_config.TextColumn(width="large")})
 for note in notes(walk):
     st.info(note, icon=":material/info:")
-st.altair_chart(charts.precisions_chart(walk), key="teach_precisions_chart")
-st.altair_chart(charts.log_terms_chart(walk), key="teach_log_chart")
+_charts.show(st, charts.precisions_chart(walk), key="teach_precisions_chart")
+_charts.show(st, charts.log_terms_chart(walk), key="teach_log_chart")
 log_sum = r"-\infty" if walk.log_sum == float("-inf") else fmt_log(walk.log_sum)
 st.latex(rf"\sum_n w_n \log p_n = {log_sum}, \quad \exp(\cdot) = "
          rf"{fmt_factor(walk.geometric_mean)}")
@@ -171,14 +171,14 @@ st.header("Smoothing and effective order, side by side")
 st.caption("The same sentence under every smoothing with sacrebleu's default values (floor "
            "0.1, add-k 1), effective order off and on; p_n as the score uses them.")
 rows = smoothing_comparison(candidate, references, weights=weights, **common)
-st.dataframe(smoothing_frame(rows), hide_index=True, key="teach_smoothing")
-st.altair_chart(charts.smoothing_chart(rows), key="teach_smoothing_chart")
+_tables.dataframe(smoothing_frame(rows), hide_index=True, key="teach_smoothing")
+_charts.show(st, charts.smoothing_chart(rows), key="teach_smoothing_chart")
 
 st.header("Weights and N")
 sweep = order_sweep(candidate, references, max_order=max(order, 4), smooth_method=method,
                     smooth_value=value, effective_order=effective, tokenize=opts.tokenize,
                     lowercase=opts.lowercase)
-st.altair_chart(charts.order_sweep_chart(sweep), key="teach_sweep_chart")
+_charts.show(st, charts.order_sweep_chart(sweep), key="teach_sweep_chart")
 if custom:
     uniform = walkthrough(candidate, references, smooth_method=method, smooth_value=value,
                           effective_order=effective, **common)

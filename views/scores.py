@@ -4,13 +4,13 @@ import streamlit as st
 
 from bleu import charts
 from bleu.analysis import correlation
-from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.external import Matching, parse_scores, suggest_aliases
 from bleu.analysis.formatting import CORRELATION, COUNT, Column
 from bleu.analysis.metric_scores import HIGHER_IS_BETTER
 from bleu.analysis.mqm import MQM_ALIASES
 from bleu.errors import InputError
-from views import _compute, _metrics, _session, _state, _tables
+from views import _charts, _compute, _metrics, _session, _state, _tables
 
 NOT_LOADED = "(leave out)"
 #: below this many systems a system-level correlation gets a caveat
@@ -62,7 +62,7 @@ if unmatched:
             current = aliases.get(name)
             hint = f" (did you mean {hints[name]}?)" if name in hints else ""
             choice = st.selectbox(escape_markdown(name + hint), options,
-                                  key=f"alias_{index}_{name}",
+                                  format_func=show_controls, key=f"alias_{index}_{name}",
                                   index=options.index(current) if current in options else 0)
             if choice == NOT_LOADED:
                 aliases.pop(name, None)
@@ -113,11 +113,11 @@ st.caption(escape_markdown(
     + (f"{', '.join(lower)}: lower is better, so agreement shows as a negative correlation. "
        if lower else "")
     + "Add chrF, chrF++ or TER in the sidebar (Also compute) to correlate them too."))
-st.altair_chart(charts.correlation_chart(table), key="correlation_chart")
+_charts.show(st, charts.correlation_chart(table), key="correlation_chart")
 
-st.subheader(f"{label} against a sentence-level metric")
+st.subheader(escape_markdown(f"{label} against a sentence-level metric"))
 metric = st.selectbox("Metric", list(metric_scores), key="scores_metric")
-st.altair_chart(charts.external_scatter_chart(
+_charts.show(st, charts.external_scatter_chart(
     metric_scores[metric], external,
     metric="sentence BLEU" if metric == "BLEU" else f"sentence {metric}", label=label),
     key="scores_scatter")

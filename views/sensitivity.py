@@ -5,7 +5,7 @@ from operator import attrgetter
 
 import streamlit as st
 
-from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.external import match_systems
 from bleu.analysis.mqm import MQM_ALIASES, parse_mqm
 from bleu.analysis.score_table import ExternalScores
@@ -19,7 +19,7 @@ from bleu.charts import teaching as charts
 from bleu.errors import InputError
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset, load_folder
-from views import _compute, _metrics, _session, _state
+from views import _charts, _compute, _metrics, _session, _state, _tables
 
 ZH_DIR = _session.SAMPLE_DIR / "wmt22_en-zh_excerpt"
 ZH_LABEL = "Sample: WMT22 English→Chinese, first 300 segments"
@@ -66,15 +66,15 @@ st.caption("The same translations, different numbers: what BLEU depends on besid
 # --- tokenizer x case ---------------------------------------------------------------------------
 st.header("Tokenizer and case")
 names = st.multiselect("Systems", list(data.systems), default=list(data.systems)[:4],
-                       key="sens_systems")
+                       format_func=show_controls, key="sens_systems")
 if st.toggle("Score the loaded systems under every tokenizer × case", key="sens_grid_on"):
     if len(names) < 1:
         st.info("Choose at least one system.")
     else:
         grid = _grid(data, tuple(names), opts.smooth_method, opts.max_ngram_order)
-        st.dataframe(grid.table().round(2), key="sens_grid_table")
-        st.altair_chart(charts.tokenizer_grid_chart(grid), key="sens_grid_chart")
-        st.dataframe(grid.spread().round(2), key="sens_grid_spread")
+        _tables.dataframe(grid.table().round(2), key="sens_grid_table")
+        _charts.show(st, charts.tokenizer_grid_chart(grid), key="sens_grid_chart")
+        _tables.dataframe(grid.spread().round(2), key="sens_grid_spread")
         if grid.changed:
             st.warning("The ranking of systems changes under: " + ", ".join(
                 f"{tok}{' + lowercase' if lc else ''}" for tok, lc in grid.changed)
@@ -82,19 +82,20 @@ if st.toggle("Score the loaded systems under every tokenizer × case", key="sens
         else:
             st.success("The ranking of systems is the same under every tokenizer and case.")
         with st.expander("Signatures"):
-            st.dataframe(grid.cells[["system", "tokenize", "lowercase", "score", "rank",
+            _tables.dataframe(grid.cells[["system", "tokenize", "lowercase", "score", "rank",
                                      "signature"]], hide_index=True, key="sens_grid_cells")
 
 # --- NLTK cross-check ---------------------------------------------------------------------------
 st.header("Implementation cross-check: NLTK corpus_bleu")
-check_system = st.selectbox("System", list(data.systems), key="sens_nltk_system")
+check_system = st.selectbox("System", list(data.systems),
+                            format_func=show_controls, key="sens_nltk_system")
 if st.toggle("Run the cross-check", key="sens_nltk_on"):
     try:
         check = _crosscheck(data.systems[check_system], data.references, opts.max_ngram_order)
     except InputError as error:
         st.warning(escape_markdown(str(error)))
     else:
-        st.dataframe(check.rows, hide_index=True, key="sens_nltk_table")
+        _tables.dataframe(check.rows, hide_index=True, key="sens_nltk_table")
         st.markdown("\n".join(f"- {escape_markdown(reason)}" for reason in check.reasons))
 
 # --- sentence versus corpus level -------------------------------------------------------------
@@ -129,20 +130,21 @@ if mqm_data is not None and mqm_scores is not None:
                    "corpus BLEU over the whole test set; MQM system score: the mean over rated "
                    "segments (negated MQM, higher is better).")
         left, right = st.columns(2)
-        left.altair_chart(charts.mqm_segments_chart(corr), key="sens_mqm_segments")
-        right.altair_chart(charts.mqm_systems_chart(corr), key="sens_mqm_systems")
-        st.dataframe(corr.systems.round(3), hide_index=True, key="sens_mqm_table")
+        _charts.show(left, charts.mqm_segments_chart(corr), key="sens_mqm_segments")
+        _charts.show(right, charts.mqm_systems_chart(corr), key="sens_mqm_systems")
+        _tables.dataframe(corr.systems.round(3), hide_index=True, key="sens_mqm_table")
 
 # --- languages without spaces -------------------------------------------------------------------
 st.header("Languages without spaces")
 unspaced = data if data.target_language in ("zh", "ja") else _unspaced_sample()
 st.caption(escape_markdown(f"Data: {unspaced.label}."))
-zh_system = st.selectbox("System", list(unspaced.systems), key="sens_zh_system")
+zh_system = st.selectbox("System", list(unspaced.systems),
+                         format_func=show_controls, key="sens_zh_system")
 table = _segmentation(unspaced.systems[zh_system], unspaced.references)
-st.dataframe(table, hide_index=True, key="sens_zh_table", column_config={
+_tables.dataframe(table, hide_index=True, key="sens_zh_table", column_config={
     "score": st.column_config.NumberColumn("BLEU", format="%.2f"),
     "tokens per segment": st.column_config.NumberColumn(format="%.1f")})
-st.altair_chart(charts.segmentation_chart(table), key="sens_zh_chart")
+_charts.show(st, charts.segmentation_chart(table), key="sens_zh_chart")
 none = table[table.tokenize == "none"].iloc[0]
 st.info(f"With tokenize=none, {int(none['one-token segments'])} of "
         f"{len(unspaced.systems[zh_system].segments)} hypotheses are a single token (a whole "

@@ -7,7 +7,7 @@ the pair's columns only (every column is in the CSV and searchable).
 
 import streamlit as st
 
-from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.formatting import COUNT, SCORE, Column
 from bleu.analysis.segments import (
     DIFF,
@@ -24,7 +24,7 @@ from bleu.analysis.segments import (
 )
 from bleu.charts import segments as charts_segments
 from bleu.errors import InputError
-from views import _compute, _explore, _metrics, _session, _state, _tables
+from views import _charts, _compute, _explore, _metrics, _session, _state, _tables
 
 data = _session.dataset()
 st.title("Sentences")
@@ -43,9 +43,9 @@ with st.expander("Why the mean of sentence BLEU is not corpus BLEU"):
 
 left, right = st.columns(2)
 with left:
-    st.altair_chart(charts_segments.histogram_chart(table, list(data.systems)), key="histogram")
+    _charts.show(st, charts_segments.histogram_chart(table, list(data.systems)), key="histogram")
 with right:
-    event = st.altair_chart(charts_segments.scatter_chart(table, a, b), key="scatter",
+    event = _charts.show(st, charts_segments.scatter_chart(table, a, b), key="scatter",
                             on_select="rerun", width="stretch")
 picked = [int(point["id"]) for point in
           (event.selection.get(charts_segments.SEGMENT_SELECTION, []) if event else [])
@@ -55,18 +55,20 @@ st.subheader("Filter")
 score_columns = list(dict.fromkeys([bleu_column(a), bleu_column(b), DIFF]))
 length_columns = list(dict.fromkeys([REF_LEN, length_column(a), length_column(b)]))
 f1, f2 = st.columns(2)
-score_column = f1.selectbox("Score", score_columns, key="filter_score_column")
+score_column = f1.selectbox("Score", score_columns,
+                            format_func=show_controls, key="filter_score_column")
 low_limit = -100.0 if score_column == DIFF else 0.0
 score_range = f1.slider("Score range", low_limit, 100.0, (low_limit, 100.0), step=0.5,
                         key=f"filter_score_range_{score_column == DIFF}")
-length_col = f2.selectbox("Length (tokens)", length_columns, key="filter_length_column")
+length_col = f2.selectbox("Length (tokens)", length_columns,
+                          format_func=show_controls, key="filter_length_column")
 longest = max(int(table[length_col].max()) if len(table) else 0, 1)
 length_range = f2.slider("Length range", 0, longest, (0, longest),
                          key=f"filter_length_range_{length_col}")
 s1, s2, s3, s4 = st.columns([3, 2, 1, 1])
 query = s1.text_input("Search text", key="search", placeholder="a word, or a regex")
 search_columns = s2.multiselect("In columns (none: all text)", list(table.columns),
-                                key="search_columns")
+                                format_func=show_controls, key="search_columns")
 regex = s3.checkbox("Regex", key="search_regex")
 case = s4.checkbox("Case", key="search_case", help="Match upper/lower case exactly")
 
@@ -93,7 +95,7 @@ texts = [column for column, spec in columns.items()
 references = [column for column in texts if column.startswith("reference")]
 shown_texts = st.multiselect(
     "Text columns", texts, default=[*references[:1], *dict.fromkeys((a, b))],
-    key="segments_text_columns",
+    format_func=show_controls, key="segments_text_columns",
     help="The texts the table shows (all of them are in the CSV and searched by default).")
 numbers = [*dict.fromkeys((bleu_column(a), bleu_column(b), DIFF)),
            *(column for column in table.columns if column not in base.columns)]

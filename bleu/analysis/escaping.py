@@ -39,10 +39,19 @@ def show_controls(text: str) -> str:
     return "".join(_visible(char) for char in text)
 
 
+#: where GitHub-flavoured Markdown turns plain text into a link (``http://``, ``www.``, an
+#: e-mail address): it does so after escapes are read, so no escape prevents it
+_AUTOLINK = re.compile(r"(?i)(?:https?|ftp)(?=:)|www(?=\.)|@")
+#: an invisible character that breaks those patterns without changing what is shown
+_WORD_JOINER = "\u2060"
+
+
 def escape_markdown(text: str) -> str:
     """User text for Streamlit Markdown (titles, captions, labels, messages): every character
-    Markdown or LaTeX gives a meaning is backslash-escaped, controls are made visible."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", show_controls(str(text)))
+    Markdown or LaTeX gives a meaning is backslash-escaped, controls are made visible, and a
+    word joiner keeps an address in it from becoming a link."""
+    shown = _AUTOLINK.sub(lambda match: match.group(0) + _WORD_JOINER, show_controls(str(text)))
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", shown)
 
 
 #: inside HTML that Streamlit's Markdown passes through (``unsafe_allow_html``): characters that
@@ -55,6 +64,19 @@ def escape_html(text: str) -> str:
     references, controls made visible, line breaks as spaces (one HTML block stays one line)."""
     shown = show_controls(str(text).replace("\n", " "))
     return "".join(_HTML_MARKDOWN.get(c) or html.escape(c, quote=True) for c in shown)
+
+
+def show_controls_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` for display: every text cell, column name and index label with its control and
+    bidi characters made visible (``show_controls``); numbers untouched."""
+    def visible(value: object) -> object:
+        return show_controls(value) if isinstance(value, str) else value
+
+    shown = frame.rename(columns=visible, index=visible)
+    for column in shown.columns:
+        if not pd.api.types.is_numeric_dtype(shown[column]):
+            shown[column] = shown[column].map(visible)
+    return shown
 
 
 #: a spreadsheet reads a cell that starts with one of these as a formula (OWASP "CSV injection")

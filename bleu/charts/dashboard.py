@@ -22,6 +22,7 @@ from ..metrics.base import SignificanceResult
 from ..metrics.bleu_score import BLEUOptions, BLEUScore
 from .metrics import metrics_chart
 from .palette import NOT_SIGNIFICANT, system_color
+from .text import visible_text
 
 Scores = Mapping[str, BLEUScore]
 #: height of one system's row in the dot plots
@@ -235,10 +236,10 @@ def dashboard(results: Dashboard,
 
 
 def to_png(chart: alt.TopLevelMixin, scale: float = 2.0) -> bytes:
-    """The chart as PNG, rendered offline by vl-convert."""
-    return vl_convert.vegalite_to_png(chart.to_json(), scale=scale)
+    """The chart as PNG, rendered offline by vl-convert (user text shown literally)."""
+    return vl_convert.vegalite_to_png(visible_text(chart).to_json(), scale=scale)
 
 
 def to_svg(chart: alt.TopLevelMixin) -> str:
-    """The chart as SVG, rendered offline by vl-convert."""
-    return vl_convert.vegalite_to_svg(chart.to_json())
+    """The chart as SVG, rendered offline by vl-convert (user text shown literally)."""
+    return vl_convert.vegalite_to_svg(visible_text(chart).to_json())

@@ -27,10 +27,12 @@ from ..analysis.dashboard import (
     results_table,
     table_columns,
 )
+from ..analysis.escaping import escape_html, show_controls_frame
 from ..analysis.formatting import Column, text_frame
 from ..analysis.metric_scores import HIGHER_IS_BETTER
 from ..metrics.base import SignificanceResult
 from .dashboard import dashboard
+from .text import visible_text
 
 _STYLE = """<style>
   body { font-family: system-ui, sans-serif; margin: 2em; }
@@ -42,7 +44,7 @@ _STYLE = """<style>
 
 
 def _table_html(frame: pd.DataFrame, columns: Mapping[str, Column]) -> str:
-    shown = text_frame(frame.drop(columns=[MEAN_COLUMN]), columns)
+    shown = show_controls_frame(text_frame(frame.drop(columns=[MEAN_COLUMN]), columns))
     return shown.to_html(index=False, escape=True, classes="scores", border=0)
 
 
@@ -56,16 +58,16 @@ def html_report(results: Dashboard, *, title: str = "BLEU Explorer report",
     sacrebleu signatures go in ``signatures`` (metric -> signature), their ranks (all-pairs
     clusters, ``AllPairs.ranks``) in ``ranks`` (metric -> system -> rank).
     """
-    spec = json.dumps(dashboard(results, other).to_dict()).replace("<", "\\u003c")
+    spec = json.dumps(visible_text(dashboard(results, other)).to_dict()).replace("<", "\\u003c")
     parts = [f"<h1>{html.escape(title)}</h1>"]
     if data_label:
-        parts.append(f"<p>{html.escape(data_label)}: {len(results.scores)} systems, "
+        parts.append(f"<p>{escape_html(data_label)}: {len(results.scores)} systems, "
                      f"{results.n_refs} reference(s), {results.n_segments:,} segments.</p>")
     order = results.options.max_ngram_order
     parts += ["<h2>BLEU</h2>", _table_html(results_table(results), table_columns(order)),
               f"<p>Signature: <code>{html.escape(results.bootstrap_signature)}</code></p>"]
     if results.baseline is not None:
-        parts.append(f"<p>p-values: paired bootstrap against {html.escape(results.baseline)} "
+        parts.append(f"<p>p-values: paired bootstrap against {escape_html(results.baseline)} "
                      f"({results.n_samples} resamples, seed {results.seed}). Rank: WMT's "
                      "clusters from the paired bootstrap of every pair, Holm-corrected.</p>")
     for metric, found in (other or {}).items():

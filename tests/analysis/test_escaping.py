@@ -10,7 +10,12 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu.analysis.escaping import neutralize_csv_cell, safe_csv
+from bleu.analysis.escaping import (
+    escape_markdown,
+    neutralize_csv_cell,
+    safe_csv,
+    show_controls_frame,
+)
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -48,3 +53,24 @@ def test_no_cell_starts_like_a_formula_and_nothing_else_changes(texts: list[str]
 def test_non_text_cells_pass_through():
     assert neutralize_csv_cell(-3) == -3
     assert neutralize_csv_cell(None) is None
+
+
+def test_addresses_in_markdown_never_become_links():
+    """GFM links bare addresses after escapes are read: a word joiner breaks the pattern."""
+    escaped = escape_markdown("see http://198.51.100.7/x, www.example.org or me@example.org")
+    assert "http://" not in escaped.replace("\\", "")
+    assert "www." not in escaped.replace("\\", "")
+    assert "me@example" not in escaped.replace("\\", "")
+    shown = escaped.replace("\\", "").replace("\u2060", "")
+    assert shown == "see http://198.51.100.7/x, www.example.org or me@example.org"
+
+
+def test_frames_show_controls_in_cells_headers_and_labels():
+    frame = pd.DataFrame({"gnp\u202eexe": ["a\u202eb", "ok"], "BLEU": [1.0, 2.0]},
+                         index=["x\u0007", "y"])
+    shown = show_controls_frame(frame)
+    assert list(shown.columns) == ["gnp⟨U+202E⟩exe", "BLEU"]
+    assert list(shown.index) == ["x⟨U+0007⟩", "y"]
+    assert list(shown["gnp⟨U+202E⟩exe"]) == ["a⟨U+202E⟩b", "ok"]
+    assert list(shown["BLEU"]) == [1.0, 2.0]
+    assert frame.columns[0] == "gnp\u202eexe"  # the original is untouched

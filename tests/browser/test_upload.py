@@ -1,5 +1,5 @@
 """In a real browser: upload two WMT17 systems and the reference, as a user would, and check the
-dashboard's numbers and bars against ``bleu.corpus_bleu`` on the same files."""
+dashboard's numbers and points against ``bleu.corpus_bleu`` on the same files."""
 
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ from bleu.io.dataset import system_name
 SYSTEMS = [WMT17 / "newstest2017.uedin-nmt.4722.en-de.de",
            WMT17 / "newstest2017.PROMT-Rule-based.4735.en-de.de"]
 REFERENCE = WMT17 / "newstest2017.en-de.ref.de"
-BLEU_LABEL = re.compile(r"^system: (?P<system>[^;]+); BLEU: (?P<bleu>[-0-9.]+);")
+#: a point's description (its aria-label) names the system and its BLEU, in Vega's field order
+BLEU_LABEL = re.compile(r"^(?=.*\bsystem: (?P<system>[^;]+))(?=.*\bBLEU: (?P<bleu>[-0-9.]+))")
 
 
 def _lines(path: Path) -> list[str]:
@@ -60,12 +61,13 @@ def test_upload_two_systems_shows_their_bleu(page: Page, app_url: str, artifacts
     for name, score in expected.items():
         assert round(shown[name], 2) == round(score, 2), name
 
-    bleu_chart = page.locator('[data-testid="stVegaLiteChart"]').first
-    bars = bleu_chart.locator("svg.marks g.mark-rect path")  # the error bars are g.mark-rule
-    assert bars.count() == len(SYSTEMS)
-    labels = [BLEU_LABEL.match(bars.nth(i).get_attribute("aria-label") or "")
-              for i in range(bars.count())]
-    assert all(labels), "every bar describes its system and BLEU"
+    bleu_chart = page.locator('[data-testid="stVegaLiteChart"]').filter(
+        has_text="BLEU per system").first
+    points = bleu_chart.locator("svg.marks g.mark-symbol path")  # intervals are g.mark-rule
+    assert points.count() == len(SYSTEMS)
+    described = [points.nth(i).get_attribute("aria-label") or "" for i in range(points.count())]
+    labels = [BLEU_LABEL.match(text) for text in described]
+    assert all(labels), f"every point describes its system and BLEU: {described}"
     drawn = {m["system"]: float(m["bleu"]) for m in labels if m}
     assert {name: round(v, 2) for name, v in drawn.items()} == {
         name: round(v, 2) for name, v in expected.items()}

@@ -182,3 +182,4 @@ def test_png_and_svg_export(scores):
     assert "n-gram precisions" in svg
     # the exported file has the app's colours: the palette is in the spec, not in a theme
     assert all(color in svg for color in PALETTE[:len(SYSTEMS)])
+

@@ -3,6 +3,8 @@ the numbers they are given."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
 import bleu
@@ -12,6 +14,7 @@ from bleu.analysis.correlation import Correlation, correlation_table
 from bleu.analysis.dashboard import build_dashboard
 from bleu.charts import segments as charts_segments
 from bleu.charts import teaching as charts_teaching
+from bleu.charts.text import visible_text
 from bleu.metrics.bleu_score import BLEUOptions
 
 HYPS = {"A": ["the cat sat on the mat", "a dog"], "B": ["the cat is on a mat", "dogs"]}
@@ -65,3 +68,14 @@ def test_correlation_chart_cells():
     table = correlation_table([Correlation("BLEU", "segment", 10, 0.5, 0.25, 0.125)])
     rows = next(iter(charts.correlation_chart(table).to_dict()["datasets"].values()))
     assert sorted(row["value"] for row in rows) == [0.125, 0.25, 0.5]
+
+
+def test_shown_charts_make_control_characters_visible_everywhere():
+    """Data, the palette's domain and titles all change together (colours still match)."""
+    name = "gnp\u202eexe"
+    stats = {name: bleu.segment_stats(HYPS["A"], REFS), "B": bleu.segment_stats(HYPS["B"], REFS)}
+    results = build_dashboard(stats, BLEUOptions(), 1, baseline="B", n_samples=50)
+    chart = charts.dashboard(results)
+    shown = json.dumps(visible_text(chart).to_dict(), ensure_ascii=False)
+    assert "\u202e" not in shown and "gnp⟨U+202E⟩exe" in shown
+    assert "\u202e" in json.dumps(chart.to_dict(), ensure_ascii=False)  # the chart is unchanged

@@ -1,0 +1,59 @@
+"""A fix to Streamlit itself, installed by app.py in the server process it runs in.
+
+Uploads lost under load (Streamlit 1.67): ``st.file_uploader`` first asks the server for upload
+URLs over the websocket (a FileURLsRequest), and PUTs the file only when the answer (a
+``file_urls_response`` ForwardMsg) arrives; the browser waits for it with no timeout and never
+asks again. The server puts that answer in the session's outgoing queue, and every script run
+that starts clears the queue (``AppSession`` calls ``ForwardMsgQueue.clear(
+retain_lifecycle_msgs=True)`` on SCRIPT_STARTED), keeping lifecycle messages only. An answer
+still waiting there is dropped: the file is never sent, the uploader stays empty, nothing says
+why. A file given just after another (the first upload's rerun starts while the second's answer
+waits) hits this; under load, with several sessions rerunning at once, the queue is flushed
+late and the window grows from milliseconds to seconds.
+
+``keep_file_url_answers`` makes a clear that keeps lifecycle messages keep these answers too (a
+flush, which sends them, still empties the queue). It changes nothing else, installs once per
+process, and leaves Streamlit as it is if its queue no longer looks as this code expects
+(tests/app/test_streamlit_fixes.py says so then).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any
+
+from streamlit.runtime import forward_msg_queue
+
+#: the ForwardMsg type that answers a browser's FileURLsRequest
+ANSWER = "file_urls_response"
+_MARK = "_bleu_keeps_file_url_answers"
+
+
+def _answers(queue: Any) -> list[Any]:
+    return [msg for msg in queue._queue if msg.WhichOneof("type") == ANSWER]
+
+
+def keep_file_url_answers() -> bool:
+    """Patch ``ForwardMsgQueue.clear`` (once per process) so that a queue cleared when a script
+    run starts keeps the upload-URL answers it holds; True when the patch is in place."""
+    queue_class = forward_msg_queue.ForwardMsgQueue
+    original = queue_class.clear
+    if getattr(original, _MARK, False):
+        return True
+    parameters = inspect.signature(original).parameters
+    if "retain_lifecycle_msgs" not in parameters or not hasattr(queue_class(), "_queue"):
+        return False  # a Streamlit this fix does not know: leave it alone
+
+    @functools.wraps(original)
+    def clear(self: Any, retain_lifecycle_msgs: bool = False, *args: Any, **kwargs: Any) -> None:
+        waiting = _answers(self) if retain_lifecycle_msgs else []
+        original(self, retain_lifecycle_msgs, *args, **kwargs)
+        if waiting:
+            kept = {msg.file_urls_response.response_id for msg in _answers(self)}
+            self._queue[:0] = [msg for msg in waiting
+                               if msg.file_urls_response.response_id not in kept]
+
+    setattr(clear, _MARK, True)
+    queue_class.clear = clear
+    return True
