@@ -44,8 +44,9 @@ def compare(name: str, repeats: int) -> Row:
     ours_tokenizer, sacre = get_tokenizer(name), sacre_class()
 
     def ours(i: int) -> list[list[str]]:
-        words, offsets = ours_tokenizer.words(runs[i])
-        flat = words.to_pylist()  # only for the check below: outside the engine's path
+        words = ours_tokenizer.words(runs[i])
+        flat = words.strings()  # only for the check below: outside the engine's path
+        offsets = words.offsets
         return [flat[offsets[k] : offsets[k + 1]] for k in range(len(runs[i]))]
 
     def theirs(i: int) -> list[list[str]]:

@@ -5,8 +5,9 @@ Run: ``python benchmarks/load_test.py [--sessions 20] [--segments 3000] [--deadl
 Each user is a Playwright browser context (one headless Debian Chromium, async API). Every
 user's text is unique (a per-user word is appended to each line), so no user is served from
 another's cache. Reported: time from the upload to the drawn dashboard (p50, p95, max), the time
-of each page switch, errors (exceptions shown, timeouts; must be 0), and the server's peak RSS
-(VmHWM of the server process and its children, from /proc). Loopback only; nothing is written.
+of each page switch, lost uploads (a reference given milliseconds after the systems that never
+reaches its uploader; must be 0), errors (exceptions shown, timeouts; must be 0), and the server's
+peak RSS (VmHWM of the server process and its children, from /proc). Loopback only.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from playwright.async_api import Browser, Page, async_playwright
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "browser"))
-from harness import CHROMIUM, CHROMIUM_ARGS, WMT17, running_app  # noqa: E402
+from corpora import WMT17  # noqa: E402  (the whole test set, in ../shared/data)
+from harness import CHROMIUM, CHROMIUM_ARGS, running_app  # noqa: E402
 
 import bleu  # noqa: E402
 from bleu.io.dataset import system_name  # noqa: E402
@@ -49,6 +51,7 @@ class Result:
     to_dashboard: float | None = None
     pages: dict[str, float] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    lost_upload: bool = False
 
 
 def lines(name: str, n: int) -> list[str]:
@@ -108,7 +111,14 @@ async def user(browser: Browser, url: str, index: int, data: dict[str, list[str]
             "stFileUploaderDropzoneInput").set_input_files(systems)
         await page.locator(".st-key-references_upload").get_by_test_id(
             "stFileUploaderDropzoneInput").set_input_files(
-            [payload(REFERENCE, data[REFERENCE], index)])
+            [payload(REFERENCE, data[REFERENCE], index)])  # milliseconds after the systems
+        chip = page.locator(f'.st-key-references_upload [data-testid="stFileChipName"]'
+                            f'[title="{REFERENCE}"]')
+        try:
+            await chip.wait_for(timeout=min(timeout_ms, 120_000))
+        except Exception:
+            result.lost_upload = True
+            raise
         await page.get_by_text("Loaded 3 system(s)").first.wait_for()
         await wait_idle(page, timeout_ms)
         await page.wait_for_function(CHARTS_DRAWN, timeout=timeout_ms)
@@ -253,6 +263,7 @@ def report(results: list[Result], sessions: int, segments: int, wall: float, idl
         if times:
             print(f"  switch to {title:<18s} p50 {percentile(times, 0.5):.1f} s, "
                   f"p95 {percentile(times, 0.95):.1f} s")
+    print(f"lost uploads: {sum(r.lost_upload for r in results)}")
     print(f"errors: {len(errors)}")
     for who, error in errors[:20]:
         print(f"  user {who}: {error}")

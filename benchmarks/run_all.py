@@ -19,8 +19,10 @@ from importlib.metadata import version
 from multiprocessing import get_context
 from pathlib import Path
 
+import bench_chrf
 import bench_corpus
 import bench_systems
+import bench_ter
 import bench_tokenizers
 from timing import Row
 
@@ -64,7 +66,7 @@ def main() -> None:
     args = parser.parse_args()
     rows: list[Row] = []
     jobs = ((bench_corpus.rows, (args.sacrebleu_300k,)), (bench_systems.rows, ()),
-            (bench_tokenizers.rows, ()))
+            (bench_tokenizers.rows, ()), (bench_chrf.rows, ()), (bench_ter.rows, ()))
     for job, job_args in jobs:
         # each benchmark in a fresh interpreter, so that none inherits another's heap
         with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:

@@ -65,4 +65,5 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_EXPORTS, *_SUBPACKAGES})
+    """The public names (and ``__version__``), whether loaded yet or not."""
+    return sorted({"__version__", *_EXPORTS, *_SUBPACKAGES})

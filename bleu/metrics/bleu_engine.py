@@ -6,8 +6,9 @@ Work is done in chunks of segments, so working memory follows the chunk, not the
 - tokens never become Python strings: each tokenizer's ``words(lines)`` gives all words of a
   chunk as one buffer of bytes with their bounds (``bleu/metrics/tokenizers/words.py``), and
   words become integer ids, with Arrow's ``dictionary_encode`` (references) and ``index_in``
-  (hypotheses; -1 for a word no reference of the chunk has) for big corpora, with a Python
-  dict of ``bytes`` for small ones (``ARROW_MIN_LINES``: no Arrow to load for a small file);
+  (hypotheses; -1 for a word no reference of the chunk has) once Arrow is loaded or the corpus
+  is big (``arrow_pays``), else with a Python dict of ``bytes`` (no Arrow to load for a small
+  file);
 - an n-gram is identified by one int64 key, ``(rank of its (n-1)-prefix) << 32 | id of its last
   token``, where ranks index the sorted table of the previous order and the unigram key holds
   the segment number: so a key names (segment, n-gram) exactly, with no hashing, and the tables
@@ -30,6 +31,7 @@ memory then stays proportional to the text. Chunks are worked on by a small thre
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
@@ -70,6 +72,13 @@ def words(lines: Sequence[str], options: BLEUOptions) -> Words:
     if options.lowercase:
         lines = [line.lower() for line in lines]
     return get_tokenizer(options.tokenize).words(lines)
+
+
+def arrow_pays(reference_lines: int) -> bool:
+    """Whether to encode words with Arrow: when it is loaded already (the app, a notebook with
+    pandas), or when the corpus is big enough (``ARROW_MIN_LINES``) to repay loading it (about
+    0.1 s); a small command-line run then never loads it."""
+    return reference_lines >= ARROW_MIN_LINES or "pyarrow.compute" in sys.modules
 
 
 class _DictVocabulary:
@@ -312,7 +321,7 @@ class ReferenceTable:
         self.n_segments = check_references(references, None)
         present = reference_presence(references, self.n_segments)
         self.n_refs = references_per_segment(present)
-        arrow = self.n_segments * len(references) >= ARROW_MIN_LINES
+        arrow = arrow_pays(self.n_segments * len(references))
         if arrow:  # a corpus of a few chunks is cut into one chunk per thread, for all threads
             per_thread = -(-self.n_segments // thread_count())
             chunk_segments = min(chunk_segments, max(MIN_THREAD_CHUNK, per_thread))

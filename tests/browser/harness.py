@@ -217,10 +217,15 @@ COUNT_MARKS = """() => [...document.querySelectorAll('[data-testid="stVegaLiteCh
 })"""
 
 
-def wait_all_charts(page: Page, timeout: float = 60_000) -> list[int]:
-    """Wait until every chart is drawn (SVG or, for charts with selections, canvas); mark counts."""
+def wait_all_charts(page: Page, at_least: int = 0, timeout: float = 60_000) -> list[int]:
+    """Wait until ``at_least`` charts are there (Streamlit attaches a page's first chart only once
+    its chart code has loaded, after the rerun ends) and every chart is drawn (SVG or, for
+    charts with selections, canvas); mark counts."""
     page.wait_for_function(
-        """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
-                 .every(c => c.querySelector('svg.marks, canvas.marks'))""", timeout=timeout)
+        """atLeast => {
+            const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+            return charts.length >= atLeast
+                && charts.every(c => c.querySelector('svg.marks, canvas.marks'));
+        }""", arg=at_least, timeout=timeout)
     page.wait_for_timeout(500)  # a canvas is painted just after it is attached
     return page.evaluate(COUNT_MARKS)

@@ -13,7 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 #: pages that draw at least one chart on the sample (the others: Data, and pages that wait for
 #: an upload of their own)
 WITH_CHARTS = {"Corpus dashboard", "Sentences", "Compare A vs B", "How BLEU works",
-               "Brevity penalty", "Sensitivity"}
+               "Brevity penalty", "Sensitivity", "Blind spots"}
 
 
 def _problems(page: Page, title: str) -> list[str]:

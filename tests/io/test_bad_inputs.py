@@ -23,11 +23,21 @@ import pytest
 import sacrebleu
 
 import bleu
+from bleu.analysis.budget import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_RESAMPLE_CELLS,
+    ServerLimits,
+    check_memory,
+    fit_resamples,
+)
+from bleu.analysis.escaping import neutralize_csv_cell, show_controls
 from bleu.errors import InputError, InvalidTextError, LengthMismatchError
 from bleu.io import MAX_UPLOAD_MB, TextFile, check_size, detect_format, read_any, read_text
-from bleu.io.dataset import assemble
+from bleu.io.dataset import Dataset, assemble
 
 REPO = Path(__file__).resolve().parents[2]
+CSV_FORMULA = '=HYPERLINK("http://example.com/","x")'
+BIDI_NAME = "gnp\u202eexe"
 DOC = REPO / "docs" / "bad_inputs.md"
 WMT17 = REPO.parent / "shared" / "data" / "wmt17_newstest2017_en-de"
 REF17 = WMT17 / "newstest2017.en-de.ref.de"
@@ -374,7 +384,47 @@ def render_doc() -> str:
         name = entry.name.replace("|", "\\|")  # a code span shows < and > literally
         message = message.replace("<", "&lt;")
         lines.append(f"| {entry.title} | `{name}` | {entry.outcome} | {message} |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + beyond_one_file()) + "\n"
+
+
+def beyond_one_file() -> list[str]:
+    """The cases that are not one bad file, each with what the user sees (messages rendered by
+    the code that shows them)."""
+    too_big = Dataset({"big": TextFile("big.de", ("x" * 60,) * 300_000)},
+                      (TextFile("ref.de", ("y" * 60,) * 300_000),))
+    with pytest.raises(InputError) as refused:
+        check_memory(too_big, ServerLimits(memory_mb=256))
+    fewer = fit_resamples(10_000, 1_000_000, 4, ServerLimits()).note
+    cell = neutralize_csv_cell(CSV_FORMULA)
+    return [
+        "",
+        "## Beyond one file",
+        "",
+        "| Case | What the user sees |",
+        "|---|---|",
+        f"| Data over the server's memory budget (`BLEU_EXPLORER_MEMORY_MB`, default "
+        f"{DEFAULT_MEMORY_MB:,}; here 256, for 1 system and 1 reference of 300,000 lines) | "
+        f"refused, the loaded data kept: {refused.value} |",
+        f"| Many segments x systems x resamples (`BLEU_EXPLORER_RESAMPLE_CELLS`, default "
+        f"{DEFAULT_RESAMPLE_CELLS:,}; here 1,000,000 segments, 4 systems, 10,000 asked) | "
+        f"the tests run with fewer, and the dashboard and Compare say so: {fewer} |",
+        "| A reference given milliseconds after the systems, under load | loaded: Streamlit "
+        "dropped the uploader's upload-URL answer when a rerun started; the app keeps it "
+        "(`views/_streamlit_fixes.py`; tests/browser/test_upload_load.py, 8 sessions) |",
+        "| Names and text with Markdown images or links, HTML, `javascript:` URLs | shown "
+        "literally on every page, in tables, charts, tooltips, exports and the HTML report; no "
+        "link, image or script is made from them and nothing is fetched "
+        "(tests/browser/test_hostile_text.py) |",
+        "| A right-to-left override (U+202E) or a control character in a name | shown "
+        f"as `{show_controls(BIDI_NAME)}` in text, tables, widgets and charts; stored as given |",
+        f"| A name or segment that starts like a spreadsheet formula (`{CSV_FORMULA}`) | CSV "
+        f"downloads write `{cell}` (OWASP: a leading `'`), other text unchanged |",
+        "| A workspace database that fails (unreachable, read-only, corrupt) | a sidebar warning "
+        "that names \"the workspace database\", never its path, URL or password; everything "
+        "else works (docs/architecture.md, Workspaces) |",
+        "| A workspace link opened by someone else | a read-only view: every page and export; "
+        "\"Copy to my workspaces\" to change a copy |",
+    ]
 
 
 def test_doc_is_current():

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -166,7 +167,7 @@ def fast_stats(hyps: list[str], refs: list[list[str | None]], options: BLEUOptio
     words given ids by Arrow (``arrow``) or by a Python dict."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(stats, "REFERENCE_CACHE_NGRAMS", 1 << 40 if cached else 0)
-        patch.setattr(stats, "ARROW_MIN_LINES", 0 if arrow else 1 << 40)
+        patch.setattr(stats, "arrow_pays", lambda reference_lines: arrow)
         table = stats.ReferenceTable(refs, options, chunk_segments=chunk)
     assert (table._counted is not None) == cached
     return table.segment_stats(hyps).tolist()
@@ -224,3 +225,11 @@ def test_check_text_stream_still_names_the_culprit() -> None:
         check_text_stream(["a", None], "hypotheses")
     with pytest.raises(InvalidTextError, match="segment 3 is int"):
         check_text_stream(["a", "b", 3], "hypotheses")
+
+
+def test_arrow_is_used_when_loaded_or_when_the_corpus_repays_loading_it(monkeypatch):
+    monkeypatch.delitem(sys.modules, "pyarrow.compute", raising=False)
+    assert not stats.arrow_pays(stats.ARROW_MIN_LINES - 1)
+    assert stats.arrow_pays(stats.ARROW_MIN_LINES)
+    monkeypatch.setitem(sys.modules, "pyarrow.compute", object())
+    assert stats.arrow_pays(1)
