@@ -93,7 +93,6 @@ def rows(repeats: int = 5) -> list[Row]:
                 _check(f"{metric}, {case}, before timing", ours(0), theirs(0))
                 label = f"{case}, {len(streams)} ref{'s' * (len(streams) > 1)}"
                 row = compare(metric, ours, theirs, label, repeats)
-                print(row.line(), flush=True)
                 table.append(row)
     return table
 
@@ -102,6 +101,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5, help="runs per side (best of N)")
     table = rows(parser.parse_args().repeats)
+    for row in table:
+        print(row.line())
     slowest = min(table, key=lambda row: row.ratio)
     print(f"smallest speed-up: x{slowest.ratio:.1f} ({slowest.benchmark}, {slowest.case}); "
           f"target x{TARGET:.0f}: {'met' if slowest.ratio >= TARGET else 'NOT met'}")

@@ -123,7 +123,6 @@ def rows(repeats: int = 3, segments: int | None = None) -> list[Row]:
             _check(f"{case}, before timing", ours(0), theirs(0))
             label = f"{case}, {len(streams)} ref{'s' * (len(streams) > 1)}"
             row = compare(label, ours, theirs, repeats)
-            print(row.line(), flush=True)
             table.append(row)
     return table
 
@@ -153,6 +152,8 @@ def main() -> None:
               f"{run['import']:.2f} s, numba imported before the call: {run['numba_before']}; "
               f"whole process {run['process']:.2f} s)", flush=True)
     table = rows(args.repeats, args.segments)
+    for row in table:
+        print(row.line())
     slowest = min(table, key=lambda row: row.ratio)
     print(f"smallest speed-up: x{slowest.ratio:.1f} ({slowest.case}); target x{TARGET:.0f}: "
           f"{'met' if slowest.ratio >= TARGET else 'NOT met'}")

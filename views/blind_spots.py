@@ -10,6 +10,7 @@ from bleu.analysis import blind_spots, interpretation
 from bleu.analysis.blind_spots import LANGUAGES, METRIC_COLUMNS, Case
 from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.external import Matching
+from bleu.analysis.formatting import SCORE, Column
 from bleu.analysis.meteor import DEBIAN_WORDNET, wordnet
 from bleu.analysis.segments import sentence_options, sentence_scores
 from bleu.charts import blind_spots as charts
@@ -21,8 +22,11 @@ from views import _charts, _compute, _metrics, _session, _state, _tables
 
 CASES_FILE = _session.SAMPLE_DIR / "blind_spots" / "cases.json"
 LANGUAGE_NAMES = list(LANGUAGES)
-#: how the score tables show numbers: 2 decimals, as every score in the app
-SCORE_FORMAT = {column: "%.2f" for column in (*METRIC_COLUMNS, "ROUGE-L recall")}
+MQM_HELP = ("Published MQM score of the real output (negated: 0 = the raters found no error); "
+            "a dash for an edited text, which no human rated.")
+#: how the score tables show numbers: by the app's rule (2 decimals, a dash where missing)
+SCORE_COLUMNS = {**{column: Column(SCORE) for column in (*METRIC_COLUMNS, "ROUGE-L recall")},
+                 "MQM (human)": Column(SCORE, help=MQM_HELP)}
 
 
 @st.cache_resource(show_spinner="Loading WordNet 3.0 for METEOR's synonym stage (once)…")
@@ -52,16 +56,10 @@ def _comparability(system: TextFile, references: tuple[TextFile, ...],
                          interpretation.short_names([ref.name for ref in references])])
 
 
-def score_table(frame: pd.DataFrame, key: str) -> None:
-    """A frame of scores with 2 decimals and the MQM column explained."""
-    config = {column: st.column_config.NumberColumn(column, format=fmt)
-              for column, fmt in SCORE_FORMAT.items() if column in frame}
-    if "MQM (human)" in frame:
-        config["MQM (human)"] = st.column_config.NumberColumn(
-            "MQM (human)", format="%.2f",
-            help="Published MQM score of the real output (negated: 0 = the raters found no "
-                 "error); empty for an edited text, which no human rated.")
-    _tables.dataframe(frame, hide_index=True, column_config=config, key=key)
+def score_table(frame: pd.DataFrame, key: str, *scores: str) -> None:
+    """A frame of scores written by the app's rule, the MQM column explained; ``scores``:
+    other score columns (an uploaded metric's)."""
+    _tables.show(frame, {**SCORE_COLUMNS, **{name: Column(SCORE) for name in scores}}, key=key)
 
 
 def show_case(case: Case, opts: BLEUOptions, synonyms: bool) -> None:
@@ -146,7 +144,7 @@ def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> No
                      label: float(item.external) + 0.0, **scores.row()})
         texts.append(f"- **{int(item.segment)}** {escape_markdown(hypothesis)}  \n"
                      f"  *reference*: {escape_markdown(refs[0] if refs else '')}")
-    score_table(pd.DataFrame(rows), "blind_disagreements")
+    score_table(pd.DataFrame(rows), "blind_disagreements", label)
     with st.expander("The texts of these segments", expanded=False):
         st.markdown("\n".join(texts))
 
@@ -163,8 +161,8 @@ def guide(data: Dataset, opts: BLEUOptions) -> None:
         for name, matrix in stats.items():
             score = score_from_stats(np.asarray(matrix).sum(axis=0), opts).score
             found = interpretation.band(score)
-            rows.append({"system": name, "BLEU": round(score, 2), "band": found.label})
-        _tables.dataframe(pd.DataFrame(rows), hide_index=True, key="blind_system_bands")
+            rows.append({"system": name, "BLEU": score, "band": found.label})
+        _tables.show(pd.DataFrame(rows), SCORE_COLUMNS, key="blind_system_bands")
     st.warning(escape_markdown(f"“{interpretation.CAVEAT}” ({interpretation.CAVEAT_SOURCE}). "
                                "The signature records the settings a number was computed with "
                                "(references, case, tokenizer, smoothing); below, one output "
@@ -175,9 +173,9 @@ def guide(data: Dataset, opts: BLEUOptions) -> None:
     frame = _comparability(data.systems[system], data.references, opts)
     _charts.show(st, charts.comparability_chart(frame), width="stretch",
                     key="blind_comparability_chart")
-    _tables.dataframe(frame.assign(BLEU=frame.BLEU.round(2)).drop(columns=["interpretation"]),
-                 hide_index=True, key="blind_comparability",
-                 column_config={"signature": st.column_config.TextColumn(width="large")})
+    _tables.show(frame.drop(columns=["interpretation"]),
+                 {**SCORE_COLUMNS, "signature": Column()}, widths={"signature": "large"},
+                 key="blind_comparability")
 
 
 data, opts = _session.dataset(), _state.options()

@@ -14,6 +14,7 @@ from bleu.analysis.brevity import (
     zoom_window,
 )
 from bleu.analysis.escaping import escape_markdown, show_controls
+from bleu.analysis.formatting import COUNT, SCORE, Column, NumberFormat
 from bleu.analysis.teaching import fmt_factor, fmt_score
 from bleu.charts import teaching as charts
 from bleu.errors import InputError
@@ -84,10 +85,16 @@ def curve(data: Dataset, opts: BLEUOptions) -> None:
                       key="bp_curve_chart")
     _charts.show(zoomed, charts.bp_curve_chart(positions, window=zoom_window(positions)),
                         width="stretch", key="bp_zoom_chart")
-    _tables.dataframe(pd.DataFrame([{
-        "system": p.system, "c": p.sys_len, "r": p.ref_len, "c/r": round(p.ratio, 4),
-        "BP": round(p.bp, 4), "BLEU": round(p.score, 2)} for p in positions]),
-        hide_index=True, key="bp_positions")
+    _tables.show(pd.DataFrame([{
+        "system": p.system, "c": p.sys_len, "r": p.ref_len, "c/r": p.ratio, "BP": p.bp,
+        "BLEU": p.score} for p in positions]), POSITION_COLUMNS, key="bp_positions")
+
+
+#: BP and c/r with the 4 decimals of the page's metrics; scores and counts by the app's rule
+FACTOR = NumberFormat(4)
+POSITION_COLUMNS = {"c": Column(COUNT, help="Hypothesis tokens of the whole corpus"),
+                    "r": Column(COUNT, help="Closest reference lengths, summed"),
+                    "c/r": Column(FACTOR), "BP": Column(FACTOR), "BLEU": Column(SCORE)}
 
 
 @st.fragment
@@ -109,11 +116,10 @@ def whatif(data: Dataset, opts: BLEUOptions) -> None:
     m1.metric("BLEU", fmt_score(point.score), delta=f"{point.score - base.score:+.2f}")
     m2.metric("BP", fmt_factor(point.bp), delta=f"{point.bp - base.bp:+.4f}")
     m3.metric("c/r", f"{point.ratio:.4f}")
-    _tables.dataframe(pd.DataFrame([{"": "now", **{f"p_{n} (%)": round(p, 2) for n, p in
-                                              enumerate(point.precisions, start=1)}},
-                               {"": "at 0 %", **{f"p_{n} (%)": round(p, 2) for n, p in
-                                                 enumerate(base.precisions, start=1)}}]),
-                 hide_index=True, key="bp_precisions")
+    rows = [{"": label, **{f"p_{n} (%)": p for n, p in enumerate(found_at.precisions, start=1)}}
+            for label, found_at in (("now", point), ("at 0 %", base))]
+    _tables.show(pd.DataFrame(rows), {name: Column(SCORE) for name in rows[0] if name},
+                 key="bp_precisions")
     best = found.best
     if best.percent < 0:
         st.info(f"Shortening pays until {best.percent:+.0f}% (c/r = {best.ratio:.3f}, BLEU "
@@ -141,4 +147,6 @@ st.caption("Segments grouped by the token length of their first reference; the r
            "over the group.")
 buckets = _buckets(data, opts)
 _charts.show(st, charts.buckets_chart(buckets), key="bp_buckets_chart")
-_tables.dataframe(buckets, hide_index=True, key="bp_buckets")
+_tables.show(buckets, {"segments": Column(COUNT), "sys_len": Column(COUNT),
+                       "ref_len": Column(COUNT), "ratio": Column(FACTOR), "bp": Column(FACTOR)},
+             key="bp_buckets")

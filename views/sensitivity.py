@@ -7,6 +7,7 @@ import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.external import match_systems
+from bleu.analysis.formatting import COUNT, SCORE, Column, NumberFormat
 from bleu.analysis.mqm import MQM_ALIASES, parse_mqm
 from bleu.analysis.score_table import ExternalScores
 from bleu.analysis.sensitivity import (
@@ -72,9 +73,13 @@ if st.toggle("Score the loaded systems under every tokenizer × case", key="sens
         st.info("Choose at least one system.")
     else:
         grid = _grid(data, tuple(names), opts.smooth_method, opts.max_ngram_order)
-        _tables.dataframe(grid.table().round(2), key="sens_grid_table")
+        table = grid.table().reset_index()
+        _tables.show(table, {name: Column(SCORE) for name in table.columns[1:]},
+                     key="sens_grid_table")
         _charts.show(st, charts.tokenizer_grid_chart(grid), key="sens_grid_chart")
-        _tables.dataframe(grid.spread().round(2), key="sens_grid_spread")
+        _tables.show(grid.spread().reset_index(), {name: Column(SCORE) for name in
+                                                   ("min", "max", "spread")},
+                     key="sens_grid_spread")
         if grid.changed:
             st.warning("The ranking of systems changes under: " + ", ".join(
                 f"{tok}{' + lowercase' if lc else ''}" for tok, lc in grid.changed)
@@ -132,7 +137,9 @@ if mqm_data is not None and mqm_scores is not None:
         left, right = st.columns(2)
         _charts.show(left, charts.mqm_segments_chart(corr), key="sens_mqm_segments")
         _charts.show(right, charts.mqm_systems_chart(corr), key="sens_mqm_systems")
-        _tables.dataframe(corr.systems.round(3), hide_index=True, key="sens_mqm_table")
+        _tables.show(corr.systems, {"corpus_bleu": Column(SCORE), "mqm": Column(SCORE)},
+                     labels={"corpus_bleu": "corpus BLEU", "mqm": "MQM (mean, negated)"},
+                     key="sens_mqm_table")
 
 # --- languages without spaces -------------------------------------------------------------------
 st.header("Languages without spaces")
@@ -141,9 +148,10 @@ st.caption(escape_markdown(f"Data: {unspaced.label}."))
 zh_system = st.selectbox("System", list(unspaced.systems),
                          format_func=show_controls, key="sens_zh_system")
 table = _segmentation(unspaced.systems[zh_system], unspaced.references)
-_tables.dataframe(table, hide_index=True, key="sens_zh_table", column_config={
-    "score": st.column_config.NumberColumn("BLEU", format="%.2f"),
-    "tokens per segment": st.column_config.NumberColumn(format="%.1f")})
+_tables.show(table, {"score": Column(SCORE), "hyp_tokens": Column(COUNT),
+                     "ref_tokens": Column(COUNT), "tokens per segment": Column(NumberFormat(1)),
+                     "one-token segments": Column(COUNT)},
+             labels={"score": "BLEU"}, key="sens_zh_table")
 _charts.show(st, charts.segmentation_chart(table), key="sens_zh_chart")
 none = table[table.tokenize == "none"].iloc[0]
 st.info(f"With tokenize=none, {int(none['one-token segments'])} of "

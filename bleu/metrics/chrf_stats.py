@@ -42,8 +42,9 @@ from .chrf_text import (
 from .threads import map_chunks
 
 #: segments per chunk: chunks run on threads, and a segment's number within its chunk is part
-#: of every n-gram key (so smaller chunks leave more bits to the n-grams)
-CHUNK_SEGMENTS = 512
+#: of every n-gram key (smaller chunks leave more bits to the n-grams, but pay numpy's per-call
+#: cost more often: on WMT22's 2,037 segments, 1,024 was ~1.5x faster than 512, at 18k ~1.1x)
+CHUNK_SEGMENTS = 1024
 
 
 def chunk_bounds(n_segments: int) -> list[tuple[int, int]]:
