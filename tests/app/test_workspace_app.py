@@ -16,6 +16,7 @@ import pytest
 import sacrebleu
 import streamlit as st
 import streamlit.runtime.context
+from conftest import DATA_DIR
 from streamlit.testing.v1 import AppTest
 
 from bleu.io import TextFile
@@ -24,7 +25,7 @@ from bleu.workspace import Workspace, WorkspaceStore, new_edit_token
 
 REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"
-WMT17 = (REPO.parent / "shared" / "data" / "wmt17_newstest2017_en-de").resolve()
+WMT17 = DATA_DIR / "wmt17_newstest2017_en-de"
 REF = WMT17 / "newstest2017.en-de.ref.de"
 SYSTEMS = [WMT17 / f"newstest2017.{name}.en-de.de" for name in ("C-3MA.4959", "FBK.4870")]
 KIT = WMT17 / "newstest2017.KIT.4950.en-de.de"
@@ -172,7 +173,7 @@ def test_rename_add_systems_and_delete_from_the_sidebar(app_setup: Path) -> None
     assert len(scores(app)) == 3  # the data stays loaded
 
 
-WMT21 = (REPO.parent / "shared" / "data" / "wmt21_newstest2021_en-de").resolve()
+WMT21 = DATA_DIR / "wmt21_newstest2021_en-de"
 
 
 def test_an_upload_completed_step_by_step_stays_one_workspace(app_setup: Path) -> None:

@@ -22,8 +22,7 @@ from bleu.workspace import Workspace, WorkspaceStore
 #: the edit secret every workspace of the worker is saved with (the tests pass it on)
 SECRET = "worker-edit-secret-0123"
 
-WMT17 = (Path(__file__).resolve().parents[2].parent / "shared" / "data"
-         / "wmt17_newstest2017_en-de")
+WMT17 = Path(__file__).resolve().parents[1] / "data" / "wmt17_newstest2017_en-de"  # tests/data
 
 
 def lines(name: str) -> tuple[str, ...]:

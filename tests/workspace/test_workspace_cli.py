@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
+from conftest import DATA_DIR
 
 from bleu.cli import main
 from bleu.workspace import WorkspaceStore
 
 REPO = Path(__file__).resolve().parents[2]
-WMT17 = (REPO.parent / "shared" / "data" / "wmt17_newstest2017_en-de").resolve()
+WMT17 = DATA_DIR / "wmt17_newstest2017_en-de"
 REF = WMT17 / "newstest2017.en-de.ref.de"
 SYSTEMS = {name: WMT17 / f"newstest2017.{name}.en-de.de" for name in
            ("C-3MA.4959", "FBK.4870", "KIT.4950")}
@@ -83,7 +84,8 @@ def test_workspace_errors_say_what_is_wrong(database: Path, capsys) -> None:
     short = database.parent / "short.de"
     short.write_text("one line\n", encoding="utf-8")
     status, _, err = run(capsys, str(REF), "-i", str(short), "--save-workspace", "bad")
-    assert status == 1 and "has 3004 lines, but" in err
+    lines = len(REF.read_bytes().splitlines())
+    assert status == 1 and f"has {lines} lines, but" in err
     assert [info.name for info in WorkspaceStore(database).list()] == ["kit"]
 
 
