@@ -14,7 +14,7 @@ from bleu.analysis.brevity import (
     zoom_window,
 )
 from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import COUNT, SCORE, Column, NumberFormat
+from bleu.analysis.formatting import COUNT, FACTOR, SCORE, Column
 from bleu.analysis.teaching import fmt_factor, fmt_score
 from bleu.charts import teaching as charts
 from bleu.errors import InputError
@@ -26,6 +26,12 @@ from views import _charts, _compute, _session, _state, _tables
 OWN_CANDIDATE, OWN_REFERENCES = "bp_candidate", "bp_references"
 st.session_state.setdefault(OWN_CANDIDATE, "the cat sat")
 st.session_state.setdefault(OWN_REFERENCES, "the cat sat on the mat")
+
+
+#: BP and c/r with the 4 decimals of the page's metrics; scores and counts by the app's rule
+POSITION_COLUMNS = {"c": Column(COUNT, help="Hypothesis tokens of the whole corpus"),
+                    "r": Column(COUNT, help="Closest reference lengths, summed"),
+                    "c/r": Column(FACTOR), "BP": Column(FACTOR), "BLEU": Column(SCORE)}
 
 
 @st.cache_data(max_entries=32, show_spinner="Resizing every hypothesis…",
@@ -88,13 +94,6 @@ def curve(data: Dataset, opts: BLEUOptions) -> None:
     _tables.show(pd.DataFrame([{
         "system": p.system, "c": p.sys_len, "r": p.ref_len, "c/r": p.ratio, "BP": p.bp,
         "BLEU": p.score} for p in positions]), POSITION_COLUMNS, key="bp_positions")
-
-
-#: BP and c/r with the 4 decimals of the page's metrics; scores and counts by the app's rule
-FACTOR = NumberFormat(4)
-POSITION_COLUMNS = {"c": Column(COUNT, help="Hypothesis tokens of the whole corpus"),
-                    "r": Column(COUNT, help="Closest reference lengths, summed"),
-                    "c/r": Column(FACTOR), "BP": Column(FACTOR), "BLEU": Column(SCORE)}
 
 
 @st.fragment

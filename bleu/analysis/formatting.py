@@ -60,6 +60,8 @@ DELTA = NumberFormat(2, signed=True)
 PRECISION = NumberFormat(1)
 P_VALUE = NumberFormat(4)
 RATIO = NumberFormat(3)
+#: BP, c/r and the geometric mean where a teaching page shows how they are computed
+FACTOR = NumberFormat(4)
 CORRELATION = NumberFormat(3)
 COUNT = NumberFormat(0, thousands=True)
 

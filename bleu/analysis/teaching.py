@@ -24,6 +24,7 @@ import pandas as pd
 from ..errors import UnknownOptionError
 from ..metrics.bleu_score import SMOOTH_DEFAULTS, BLEUOptions
 from ..metrics.explain import Explanation, explain
+from .formatting import FACTOR, SCORE
 
 #: The classic clipping example (Papineni et al. 2002): "the" seven times, credited only twice.
 CLASSIC_CANDIDATE = "the the the the the the the"
@@ -61,13 +62,13 @@ def fmt_weight(value: float) -> str:
 
 
 def fmt_factor(value: float) -> str:
-    """BP and the geometric mean (4 decimals)."""
-    return f"{value:.4f}"
+    """BP and the geometric mean (``FACTOR``: 4 decimals)."""
+    return FACTOR.text(value)
 
 
 def fmt_score(value: float) -> str:
-    """BLEU (2 decimals, as sacrebleu and WMT print it)."""
-    return f"{value:.2f}"
+    """BLEU (``SCORE``: 2 decimals, as sacrebleu and WMT print it)."""
+    return SCORE.text(value)
 
 
 @dataclass(frozen=True)
