@@ -9,11 +9,13 @@ import math
 import pytest
 import sacrebleu
 from harness import REPO, goto_page, wait_all_charts, wait_idle
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page, expect
 
 import bleu
 
 SAMPLE = REPO / "sample_data"
+#: how long a number may take to follow a typed-in text (a rerun under load)
+WAIT_MS = 30_000
 #: the main area's content wider than the main area itself: something is cut off or scrolls
 OVERFLOW = """() => {
     const main = document.querySelector('[data-testid="stMain"]');
@@ -36,10 +38,12 @@ def _type(page: Page, key: str, text: str) -> None:
     wait_idle(page)
 
 
-def _metric(page: Page, label: str) -> str:
+def _metric(page: Page, label: str) -> Locator:
+    """The value of the ``st.metric`` with this label: asserted with ``expect``, which waits for
+    a rerun that has not reached the page yet."""
     box = page.get_by_test_id("stMetric").filter(
         has=page.get_by_test_id("stMetricLabel").get_by_text(label, exact=True))
-    return box.get_by_test_id("stMetricValue").inner_text().strip()
+    return box.get_by_test_id("stMetricValue")
 
 
 def _chart(page: Page, title: str):
@@ -63,7 +67,8 @@ def test_how_bleu_works_three_token_candidate(page: Page, app_url: str) -> None:
     _type(page, "teach_references", "the cat sat on the mat")
     assert page.get_by_role("tab", name="n = 4: p = 0/0, undefined").count() == 1
     expected = sacrebleu.sentence_bleu("the cat sat", ["the cat sat on the mat"])
-    assert _metric(page, "BLEU") == f"{expected.score:.2f}" == f"{100 * math.exp(-1):.2f}"
+    assert f"{expected.score:.2f}" == f"{100 * math.exp(-1):.2f}"
+    expect(_metric(page, "BLEU")).to_have_text(f"{expected.score:.2f}", timeout=WAIT_MS)
     _no_empty_chart_nothing_cut_off(page)
     # the log-terms chart labels its zero terms and the dropped order
     log_chart = _chart(page, "Terms of the weighted log sum")
@@ -80,7 +85,7 @@ def test_brevity_penalty_own_sentence_and_zoom(page: Page, app_url: str) -> None
     _type(page, "bp_candidate", hyp)
     _type(page, "bp_references", ref)
     expected = sacrebleu.sentence_bleu(hyp, [ref])
-    assert _metric(page, "Your BP") == f"{expected.bp:.4f}"
+    expect(_metric(page, "Your BP")).to_have_text(f"{expected.bp:.4f}", timeout=WAIT_MS)
     _no_empty_chart_nothing_cut_off(page)
     slider = page.locator(".st-key-bp_percent input[type=range]")
     slider.focus()
@@ -116,10 +121,11 @@ def test_sentences_live_whatif_changes_corpus_bleu(page: Page, app_url: str) -> 
     text = "Das ist ein ganz anderer Satz."
     _type(page, "sentences_edit_text", text)
     edited = [*hyps[: segment - 1], text, *hyps[segment:]]
-    assert _metric(page, f"Corpus BLEU of {system}") == \
-        f"{bleu.corpus_bleu(edited, refs).score:.2f}"
-    assert page.locator("div.bleu-hl").filter(has_text=f"{system} (edited)").count() >= 1
+    expect(_metric(page, f"Corpus BLEU of {system}")).to_have_text(
+        f"{bleu.corpus_bleu(edited, refs).score:.2f}", timeout=WAIT_MS)
+    expect(page.locator("div.bleu-hl").filter(has_text=f"{system} (edited)").first
+           ).to_be_attached(timeout=WAIT_MS)
     page.locator(".st-key-sentences_edit_reset button").click()
     wait_idle(page)
-    assert _metric(page, f"Corpus BLEU of {system}") == \
-        f"{bleu.corpus_bleu(hyps, refs).score:.2f}"
+    expect(_metric(page, f"Corpus BLEU of {system}")).to_have_text(
+        f"{bleu.corpus_bleu(hyps, refs).score:.2f}", timeout=WAIT_MS)
