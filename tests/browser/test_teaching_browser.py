@@ -65,15 +65,16 @@ def test_how_bleu_works_three_token_candidate(page: Page, app_url: str) -> None:
     goto_page(page, "How BLEU works")
     _type(page, "teach_candidate", "the cat sat")
     _type(page, "teach_references", "the cat sat on the mat")
-    assert page.get_by_role("tab", name="n = 4: p = 0/0, undefined").count() == 1
+    expect(page.get_by_role("tab", name="n = 4: p = 0/0, undefined")).to_have_count(
+        1, timeout=WAIT_MS)
     expected = sacrebleu.sentence_bleu("the cat sat", ["the cat sat on the mat"])
     assert f"{expected.score:.2f}" == f"{100 * math.exp(-1):.2f}"
     expect(_metric(page, "BLEU")).to_have_text(f"{expected.score:.2f}", timeout=WAIT_MS)
     _no_empty_chart_nothing_cut_off(page)
     # the log-terms chart labels its zero terms and the dropped order
     log_chart = _chart(page, "Terms of the weighted log sum")
-    texts = log_chart.locator("g.mark-text.role-mark text").all_text_contents()
-    assert texts == ["0.0000", "0.0000", "0.0000", "dropped"]
+    expect(log_chart.locator("g.mark-text.role-mark text")).to_have_text(
+        ["0.0000", "0.0000", "0.0000", "dropped"], timeout=WAIT_MS)
 
 
 @pytest.mark.browser
@@ -91,7 +92,7 @@ def test_brevity_penalty_own_sentence_and_zoom(page: Page, app_url: str) -> None
     slider.focus()
     slider.press("ArrowLeft")  # -5 %
     wait_idle(page)
-    assert slider.get_attribute("aria-valuetext") == "-5"
+    expect(slider).to_have_attribute("aria-valuetext", "-5", timeout=WAIT_MS)
     _no_empty_chart_nothing_cut_off(page)
 
 
