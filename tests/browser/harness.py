@@ -130,8 +130,11 @@ def launch_chromium(playwright: Playwright) -> Browser:
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
 
 
-#: a rerun has finished: no "Running..." widget, no stale element, something in the main area
-IDLE = """() => !document.querySelector('[data-testid="stStatusWidget"]')
+#: a rerun has finished: the app says its script is not running, no "Running..." widget, no
+#: stale element, something in the main area
+IDLE = """() => document.querySelector('[data-testid="stApp"]')
+        ?.getAttribute('data-test-script-state') === 'notRunning'
+    && !document.querySelector('[data-testid="stStatusWidget"]')
     && !document.querySelector('[data-stale="true"]')
     && !!document.querySelector('[data-testid="stMain"] [data-testid="stElementContainer"]')"""
 
