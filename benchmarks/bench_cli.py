@@ -1,7 +1,7 @@
 """The command line as a user runs it: whole processes, start-up included, ours against
 sacrebleu's, the two alternating run by run; median wall time and peak memory of several runs.
 
-    python benchmarks/bench_cli.py [--runs 5] [--big]
+    python benchmarks/bench_cli.py [--runs 5] [--big] [--only TEXT]
 
 Cases: ``--help``; one system file of 1k, 30k (and with ``--big`` 300k) segments against 1 and
 4 references; ``--paired-bs`` and ``--paired-ar`` with 4 systems x 1k x 3 references;
@@ -118,6 +118,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="timed runs of each side (median)")
     parser.add_argument("--big", action="store_true", help="add 300k-segment files (slow)")
+    parser.add_argument("--only", default="", help="run only the cases whose name has this text")
     options = parser.parse_args()
     # byte-compile our package as pip does for an installed one (sacrebleu's came compiled);
     # an editable install under PYTHONDONTWRITEBYTECODE=1 would otherwise compile every module
@@ -128,6 +129,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         for description, args in cases(folder, options.big):
+            if options.only not in description:
+                continue
             ours, theirs = compare(args, folder, options.runs)
             print(f"| {description} | {ours.wall:.3f} | {theirs.wall:.3f} | "
                   f"{theirs.wall / ours.wall:.1f}x | {ours.peak_mib:.0f} | "

@@ -5,6 +5,7 @@ one-file run load no heavy library they do not use (checked in a fresh interpret
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -51,3 +52,34 @@ def test_scoring_one_small_file_loads_no_page_library() -> None:
     modules = loaded_after(f"from bleu.cli import main\nmain([{str(ref)!r}, '-i', {str(hyp)!r}])")
     assert not modules & set(HEAVY)
     assert not {name for name in modules if name.startswith(("bleu.analysis", "bleu.charts"))}
+
+
+def _paired_run_in_fresh_process(environment: dict[str, str]) -> tuple[set[str], list[int]]:
+    """The modules loaded by a ``--paired-bs`` run, and OpenBLAS's thread counts after it."""
+    refs = str(WMT22 / "generaltest2022.en-de.ref.A.de")
+    systems = [str(WMT22 / f"generaltest2022.en-de.hyp.{name}.de")
+               for name in ("PROMT", "JDExploreAcademy")]
+    code = (f"import os\nos.environ.update({environment!r})\nfrom bleu.cli import main\n"
+            f"main([{refs!r}, '-i', *{systems!r}, '--paired-bs', '--paired-bs-n', '50'])\n"
+            "import sys\nloaded = 'threadpoolctl' in sys.modules\n"
+            "from threadpoolctl import threadpool_info\n"
+            "print('THREADS', loaded, [i['num_threads'] for i in threadpool_info()"
+            " if i['internal_api'] == 'openblas'])")
+    finished = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              timeout=120, check=True, env={
+                                  key: value for key, value in os.environ.items()
+                                  if key != "OPENBLAS_NUM_THREADS"})
+    loaded, counts = finished.stdout.rsplit("THREADS", 1)[1].split(" ", 2)[1:]
+    return {"threadpoolctl"} if loaded == "True" else set(), json.loads(counts)
+
+
+def test_command_line_gives_blas_one_thread_without_threadpoolctl() -> None:
+    loaded, counts = _paired_run_in_fresh_process({})
+    assert loaded == set()  # the resampling's single-threaded BLAS came from the environment
+    assert counts and set(counts) == {1}
+
+
+def test_command_line_respects_a_blas_thread_count_already_set() -> None:
+    loaded, counts = _paired_run_in_fresh_process({"OPENBLAS_NUM_THREADS": "2"})
+    assert loaded == {"threadpoolctl"}  # the user's count stands; the tests limit it themselves
+    assert counts and set(counts) == {2}

@@ -18,6 +18,7 @@ from typing import Any, NoReturn, TextIO
 
 from .._version import __version__
 from ..errors import InputError, LengthMismatchError, ReadError
+from ..metrics.threads import blas_on_one_thread_from_start
 from .inputs import (
     CommandLineError,
     check_lengths,
@@ -402,6 +403,7 @@ def _format_from_environment(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``bleu-explorer`` entry point: returns the exit status (0, or 1 on bad input)."""
+    blas_on_one_thread_from_start()
     args = build_parser().parse_args(argv)
     _format_from_environment(args)
     out = sys.stdout

@@ -6,11 +6,12 @@ Errors name the file and line; a flag combination that cannot work is a ``Comman
 from __future__ import annotations
 
 import argparse
-import gzip
+import codecs
+import io
 import logging
 import re
 from collections.abc import Iterator, Sequence
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from ..errors import InputError, LengthMismatchError, ReadError
 
@@ -21,30 +22,59 @@ class CommandLineError(InputError):
     """The flags given cannot work together, or ask for something BLEU Explorer does not do."""
 
 
+#: bytes of text read at a time: lines are then stripped in C, not one Python step each
+_BLOCK_BYTES = 1 << 20
+
+
+def _open_binary(path: str) -> BinaryIO:
+    """The file's raw bytes, .gz decompressed."""
+    if path.endswith(".gz"):
+        import gzip  # loaded here: with bz2 and lzma it costs a plain-text run 2 ms
+
+        return gzip.open(path, "rb")  # type: ignore[return-value]
+    return open(path, "rb")
+
+
 def _open_text(path: str, encoding: str) -> TextIO:
     """A file opened as sacrebleu opens it: text, lines split on '\\n' only, .gz decompressed."""
-    if path.endswith(".gz"):
-        return gzip.open(path, "rt", encoding=encoding, newline="\n")
-    return open(path, encoding=encoding, newline="\n")  # closed by the caller
+    return io.TextIOWrapper(_open_binary(path), encoding=encoding, newline="\n")
+
+
+def undecodable_line(path: str, encoding: str) -> int:
+    """The number of the first line that does not decode (text is decoded in blocks, so the
+    block's error does not say which line). Lines of raw bytes go through one incremental
+    decoder and decoded newlines are counted: exact for encodings where a newline is the byte
+    0x0A (UTF-8, Latin-1, ...), the line where the failing bytes start for others."""
+    decoder = codecs.getincrementaldecoder(encoding)()
+    lines = 0
+    with _open_binary(path) as handle:
+        try:
+            for raw in handle:
+                lines += decoder.decode(raw).count("\n")
+            decoder.decode(b"", final=True)
+        except UnicodeError:  # a decoding error, or UTF-16 text without its byte order mark
+            pass
+    return lines + 1
 
 
 def iter_segments(path: str, encoding: str = "utf-8") -> Iterator[str]:
     """The segments of a file, one per line, as sacrebleu reads them, one at a time.
 
     Lines are split on '\\n' only and lose their trailing whitespace (so a '\\r' of CRLF goes);
-    a final newline does not start another segment.
+    a final newline does not start another segment. Read in blocks of lines, each block's
+    lines stripped by ``map`` (a third of the time of a Python loop over lines).
     """
-    number = 0
     try:
         with _open_text(path, encoding) as handle:
-            for number, line in enumerate(handle, start=1):  # noqa: B007 (the errors use it)
-                yield line.rstrip()
+            while block := handle.readlines(_BLOCK_BYTES):
+                yield from map(str.rstrip, block)
     except FileNotFoundError:
         raise ReadError(f"{path}: no such file.") from None
-    except UnicodeDecodeError as error:
+    except UnicodeError as error:  # UnicodeDecodeError, or UTF-16 without a byte order mark
+        reason = error.reason if isinstance(error, UnicodeDecodeError) else str(error)
         raise ReadError(
-            f"{path}, line {number + 1}: not valid {encoding} text ({error.reason}); convert "
-            f"the file or give its encoding with -e."
+            f"{path}, line {undecodable_line(path, encoding)}: not valid {encoding} text "
+            f"({reason}); convert the file or give its encoding with -e."
         ) from None
     except LookupError:
         raise CommandLineError(f"Unknown encoding {encoding!r} given with -e.") from None

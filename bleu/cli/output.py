@@ -7,7 +7,6 @@ paired test and the same list of signatures.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -60,6 +59,8 @@ def results_json(systems: Sequence[str], columns: Columns, width: int) -> str:
     Plain scores are strings (as sacrebleu writes them); paired results are objects whose numbers
     are converted to Python floats, so NumPy scalars never reach ``json.dumps``.
     """
+    import json  # loaded here: a table (the default) does not need it
+
     records = []
     for k, system in enumerate(systems):
         record: dict[str, object] = {"system": system}

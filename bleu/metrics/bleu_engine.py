@@ -88,12 +88,12 @@ class _DictVocabulary:
     def __init__(self, tokens: Words) -> None:
         words = tokens.to_list()
         self._index = {word: i for i, word in enumerate(dict.fromkeys(words))}
-        self.ids = np.array(list(map(self._index.__getitem__, words)), np.int32)
+        self.ids = np.fromiter(map(self._index.__getitem__, words), np.int32, len(words))
 
     def lookup(self, tokens: Words) -> np.ndarray:
         """Ids of other words (a hypothesis's) in this vocabulary; -1 for an unknown word."""
         ids = map(self._index.get, tokens.to_list(), repeat(-1))
-        return np.array(list(ids), np.int64).reshape(len(tokens))
+        return np.fromiter(ids, np.int64, len(tokens))
 
 
 class _ArrowVocabulary:

@@ -21,7 +21,6 @@ from .bleu_score import BLEUOptions, BLEUScore, score_from_stats
 
 #: segments per chunk when streaming: about 30 MB of working memory per reference stream
 STREAM_CHUNK_SEGMENTS = 50_000
-_END = object()
 
 
 @dataclass(frozen=True)
@@ -55,24 +54,27 @@ def read_lines(path: str | Path, encoding: str = "utf-8") -> Iterator[str]:
 def aligned_chunks(hypotheses: Iterable[str], references: Sequence[Iterable[str | None]],
                    names: Sequence[str], size: int,
                    ) -> Iterator[tuple[list[str], list[list[str | None]]]]:
-    """Chunks of ``size`` aligned segments; a stream that ends early is an error naming it."""
+    """Chunks of ``size`` aligned segments; a stream that ends early is an error naming it.
+
+    Each stream's chunk is sliced off whole (at C speed, no per-segment Python), and streams
+    whose chunks differ in length are the ones that ended early.
+    """
     streams = [iter(hypotheses), *(iter(r) for r in references)]
     counted = 0
     while True:
-        rows = list(itertools.islice(itertools.zip_longest(*streams, fillvalue=_END), size))
-        if not rows:
+        chunks = [list(itertools.islice(stream, size)) for stream in streams]
+        shortest = min(map(len, chunks))
+        if shortest != max(map(len, chunks)):
+            ended = [names[k] for k, chunk in enumerate(chunks) if len(chunk) == shortest]
+            going = [names[k] for k, chunk in enumerate(chunks) if len(chunk) > shortest]
+            raise LengthMismatchError(
+                f"{', '.join(ended)} ended after {counted + shortest} segments, but "
+                f"{', '.join(going)} go on; every stream needs one line per segment."
+            )
+        if not shortest:
             return
-        for offset, row in enumerate(rows):
-            if any(item is _END for item in row):
-                ended = [names[k] for k, item in enumerate(row) if item is _END]
-                going = [names[k] for k, item in enumerate(row) if item is not _END]
-                raise LengthMismatchError(
-                    f"{', '.join(ended)} ended after {counted + offset} segments, but "
-                    f"{', '.join(going)} go on; every stream needs one line per segment."
-                )
-        counted += len(rows)
-        columns = list(zip(*rows, strict=True))
-        yield list(columns[0]), [list(column) for column in columns[1:]]
+        counted += shortest
+        yield chunks[0], chunks[1:]
 
 
 def stream_totals(hypotheses: Iterable[str], references: Sequence[Iterable[str | None]],

@@ -55,6 +55,11 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         text = (folder / f"{name}.de").read_text(encoding="utf-8")
         (folder / f"{name}.utf16.de").write_bytes(text.encode("utf-16"))
     (folder / "latin1.de").write_bytes("Stra\xdfe\n".encode("latin-1"))
+    # a Latin-1 line 73 among UTF-8 ones, all in the first block the decoder reads
+    late = [line.encode("utf-8") for line in ref_a]
+    late[72] = "Stra\xdfe".encode("latin-1")
+    (folder / "latin1_line73.de").write_bytes(b"\n".join(late) + b"\n")
+    (folder / "latin1_line73.de.gz").write_bytes(gzip.compress(b"\n".join(late) + b"\n"))
     return folder
 
 
@@ -331,6 +336,10 @@ BAD_INPUT = [
     (["refA.de", "-i", "UEdin.de", "UEdin.de"], "'UEdin.de' is given twice"),
     (["-nr", "3", "refAC.tsv", "-i", "UEdin.de"], "refAC.tsv, line 1: expected 3 tab-separated"),
     (["refA.de", "-i", "latin1.de"], "latin1.de, line 1: not valid utf-8 text"),
+    (["refA.de", "-i", "latin1_line73.de"], "latin1_line73.de, line 73: not valid utf-8 text"),
+    (["refA.de", "-i", "latin1_line73.de.gz"], "latin1_line73.de.gz, line 73: not valid utf-8"),
+    (["refA.de", "-i", "UEdin.de", "Online-W.de", "-e", "utf-16"],
+     "refA.de, line 1: not valid utf-16 text (UTF-16 stream does not start with BOM)"),
     (["refA.de", "-i", "UEdin.de", "-e", "no-such-codec"], "Unknown encoding 'no-such-codec'"),
 ]
 

@@ -26,7 +26,7 @@ from bleu.metrics import bleu_engine as stats
 from bleu.metrics.bleu_score import BLEUOptions
 from bleu.metrics.checks import check_text_stream
 from bleu.metrics.tokenizers import get_tokenizer
-from bleu.metrics.tokenizers.words import PY_WHITESPACE, split_words
+from bleu.metrics.tokenizers.words import PY_WHITESPACE, Words, split_words
 
 SACRE = {
     "13a": SacreTokenizer13a(),
@@ -118,6 +118,25 @@ def test_words_fall_back_on_newlines_and_surrogates(name: str) -> None:
     lines = ["a.b -\nc 3.5", "x\ud800y 1,2 ", "", "  "]
     expected = [SACRE[name](line.rstrip()).split() for line in lines]
     assert word_lists(name, lines) == expected
+
+
+# Words as the Words buffer may hold them: any non-whitespace code points (NUL, multi-byte,
+# surrogate-passing), so that to_list's join-and-split cannot meet a space inside a word.
+word_bytes = st.text(st.characters(blacklist_characters=PY_WHITESPACE, codec=None),
+                     min_size=1, max_size=6).map(lambda w: w.encode("utf-8", "surrogatepass"))
+
+
+@settings(max_examples=300, deadline=None)
+@given(words=st.lists(word_bytes, max_size=30), prefix=st.binary(max_size=3),
+       suffix=st.binary(max_size=3))
+def test_words_to_list_equals_slicing(words: list[bytes], prefix: bytes, suffix: bytes) -> None:
+    """Each word is its bytes between its bounds, also when the bounds do not start at 0."""
+    lengths = np.array([len(w) for w in words], np.int64)
+    bounds = len(prefix) + np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
+    data = prefix + b"".join(words) + suffix
+    buffer = Words(data, bounds, np.array([0, len(words)], np.int64))
+    sliced = [data[int(a) : int(b)] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    assert buffer.to_list() == sliced == words
 
 
 def test_split_words_keeps_empty_lines() -> None:

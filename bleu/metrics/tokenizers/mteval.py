@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 
@@ -25,17 +26,22 @@ from .words import (
     words_from_classes,
 )
 
-# The four mteval rules, exactly as sacrebleu applies them line by line (the reference path).
-_LINE_RULES = (
-    (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
-    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
-    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
-    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
-)
+
+@cache
+def _line_rules() -> tuple[tuple[re.Pattern[str], str], ...]:
+    """The four mteval rules, exactly as sacrebleu applies them line by line (the reference
+    path); compiled on first use, as ``words`` never needs them."""
+    return (
+        (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
+        (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
+        (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
+        (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+    )
+
 
 def apply_line_rules(line: str) -> str:
     """sacrebleu's TokenizerRegexp on one line: the four rules, then single spaces."""
-    for pattern, replacement in _LINE_RULES:
+    for pattern, replacement in _line_rules():
         line = pattern.sub(replacement, line)
     return " ".join(line.split())
 
@@ -103,7 +109,12 @@ _CHINESE_RANGES = (
     (0x3200, 0x32FF), (0x3300, 0x33FF),
 )
 _CHINESE_CLASS = "".join(f"\\u{low:04x}-\\u{high:04x}" for low, high in _CHINESE_RANGES)
-_CHINESE_CHAR = re.compile(f"([{_CHINESE_CLASS}])")
+
+
+@cache
+def _chinese_char() -> re.Pattern[str]:
+    """One "Chinese" character, as sacrebleu's zh spaces it out (the line-by-line path)."""
+    return re.compile(f"([{_CHINESE_CLASS}])")
 
 
 def _chinese_table() -> np.ndarray:
@@ -123,7 +134,7 @@ class TokenizerZh(Tokenizer):
     name = "zh"
 
     def __call__(self, line: str) -> str:
-        return apply_line_rules(_CHINESE_CHAR.sub(r" \1 ", line.strip()))
+        return apply_line_rules(_chinese_char().sub(r" \1 ", line.strip()))
 
     def words(self, lines: Sequence[str]) -> Words:
         """The rules on the code points of the stripped lines (see ``words.py``)."""

