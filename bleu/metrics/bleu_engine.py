@@ -9,14 +9,15 @@ Work is done in chunks of segments, so working memory follows the chunk, not the
   (hypotheses; -1 for a word no reference of the chunk has) once Arrow is loaded or the corpus
   is big (``arrow_pays``), else with a Python dict of ``bytes`` (no Arrow to load for a small
   file);
-- an n-gram is identified by one int64 key, ``(rank of its (n-1)-prefix) << 32 | id of its last
-  token``, where ranks index the sorted table of the previous order and the unigram key holds
-  the segment number: so a key names (segment, n-gram) exactly, with no hashing, and the tables
-  of every order are sorted by segment;
-- the references' n-grams are ranked with one stable sort per order (keys arrive grouped by
-  segment, which the sort exploits), counted with ``bincount``, and the max taken over the
-  references; hypothesis n-grams are counted the same way and clipped; an n-gram whose prefix
-  is in no reference is dropped before the next order.
+- an n-gram is identified by one int64 key, ``rank of its (n-1)-prefix * V + id of its last
+  token`` (V: the chunk's vocabulary size), where ranks index the sorted table of the previous
+  order and the unigram key holds the segment number: so a key names (segment, n-gram) exactly,
+  with no hashing, and the tables of every order are sorted by segment;
+- the references' n-grams are ranked with one sort per order, counted with ``bincount``, and the
+  max taken over the references; hypothesis n-grams are counted the same way and clipped; an
+  n-gram whose prefix is in no reference is dropped before the next order. Keys are small, so
+  a key and its place travel in one int64 and numpy's value sort (SIMD) stands in for a stable
+  argsort, several times slower (``_packed_sort``).
 
 A table kept for reuse (``BLEU(references=...)``, while it holds under ``REFERENCE_CACHE_NGRAMS``
 n-grams) stores per order the sorted keys, the max counts and the segment bounds, and looks
@@ -58,7 +59,6 @@ CHUNK_SEGMENTS = 4096
 #: counted n-gram entries a ReferenceTable keeps for reuse (about 10 bytes each); beyond that it
 #: keeps the encoded tokens only and counts each chunk when it scores it
 REFERENCE_CACHE_NGRAMS = 1 << 22
-_SHIFT = np.int64(32)
 #: the smallest chunk cut for a thread of its own (below, threads cost more than they save)
 MIN_THREAD_CHUNK = 512
 #: reference lines (segments x references) from which words get their ids from Arrow; below,
@@ -89,6 +89,7 @@ class _DictVocabulary:
         words = tokens.to_list()
         self._index = {word: i for i, word in enumerate(dict.fromkeys(words))}
         self.ids = np.fromiter(map(self._index.__getitem__, words), np.int32, len(words))
+        self.size = len(self._index)
 
     def lookup(self, tokens: Words) -> np.ndarray:
         """Ids of other words (a hypothesis's) in this vocabulary; -1 for an unknown word."""
@@ -104,6 +105,7 @@ class _ArrowVocabulary:
 
         encoded = pc.dictionary_encode(tokens.to_arrow())
         self.ids, self._dictionary = _numbers(encoded.indices), encoded.dictionary
+        self.size = len(self._dictionary)
 
     def lookup(self, tokens: Words) -> np.ndarray:
         import pyarrow.compute as pc
@@ -132,20 +134,47 @@ def _numbers(array: Any, missing: int = -1) -> np.ndarray:
     return np.where(bits[array.offset : array.offset + len(array)].astype(bool), values, missing)
 
 
-def _unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(keys, return_inverse=True)``, with a stable sort.
-
-    Keys arrive grouped by segment, so they are nearly sorted; numpy's stable sort exploits
-    that (measured 2-3x faster here than the quicksort ``np.unique`` uses).
+def _packed_sort(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Non-negative ``keys`` sorted, with the place each came from, ties in their order (what a
+    stable argsort gives): key and place packed in one int64 and sorted by value, which numpy
+    does with SIMD, 2-3x faster here than a stable argsort. None when they do not fit in 63 bits.
     """
-    order = np.argsort(keys, kind="stable")
-    ordered = keys[order]
+    bits = max(len(keys) - 1, 1).bit_length()
+    if not len(keys) or int(keys.max()) >= 1 << (63 - bits):
+        return None
+    packed = (keys << bits) | np.arange(len(keys), dtype=np.int64)
+    packed.sort()
+    return packed >> bits, packed & ((1 << bits) - 1)
+
+
+def _unique_inverse(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(keys, return_inverse=True)`` for non-negative keys, sorted by
+    ``_packed_sort`` (or, for keys too big to pack, a stable argsort: keys arrive grouped by
+    segment, nearly sorted, which it exploits)."""
+    found = _packed_sort(keys)
+    if found is None:
+        order = np.argsort(keys, kind="stable")
+        ordered = keys[order]
+    else:
+        ordered, order = found
     first = np.empty(len(keys), bool)
     first[:1] = True
     np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
     inverse = np.empty(len(keys), np.int64)
     inverse[order] = np.cumsum(first) - 1
     return ordered[first], inverse
+
+
+def _ranks_in(table: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """``np.searchsorted(table, wanted)``, the needles sorted first (``_packed_sort``): sorted
+    needles walk the table forward, about 1.5x faster than hypothesis order."""
+    found = _packed_sort(wanted)
+    if found is None:
+        return np.searchsorted(table, wanted)
+    ordered, places = found
+    ranks = np.empty(len(wanted), np.int64)
+    ranks[places] = np.searchsorted(table, ordered)
+    return ranks
 
 
 def _positions(offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -184,6 +213,7 @@ class _ChunkRefs:
     tokens: np.ndarray  # int32 word ids, lines in segment-major order (segment s, stream k)
     offsets: np.ndarray  # line offsets into ``tokens``
     vocabulary: _DictVocabulary | _ArrowVocabulary  # the chunk's words and their ids
+    key_base: int  # V of the n-gram keys: ids are below it (the vocabulary's size, at least 1)
     ref_lens: np.ndarray  # (segments, references); -1 where a reference is missing (None)
 
 
@@ -197,7 +227,7 @@ def _encode_chunk(references: References, present: np.ndarray, options: BLEUOpti
     vocabulary = _ArrowVocabulary(tokens) if arrow else _DictVocabulary(tokens)
     ref_lens = np.diff(tokens.offsets).reshape(stop - start, len(references))
     return _ChunkRefs(start, stop, len(references), vocabulary.ids, tokens.offsets, vocabulary,
-                      np.where(present, ref_lens, -1))
+                      max(vocabulary.size, 1), np.where(present, ref_lens, -1))
 
 
 def _ngram_orders(refs: _ChunkRefs, max_order: int, hyp_tokens: np.ndarray | None = None,
@@ -229,7 +259,7 @@ def _ngram_orders(refs: _ChunkRefs, max_order: int, hyp_tokens: np.ndarray | Non
         if n > 1:
             extends = _extend(ends, place, n) & (tokens[ends + 1] >= 0)
             ends, high = ends[extends] + 1, ranks[extends]
-        unique, ranks = _unique_inverse((high << _SHIFT) | tokens[ends])
+        unique, ranks = _unique_inverse(high * refs.key_base + tokens[ends])
         n_ref = int(np.searchsorted(ends, n_ref_tokens))  # ends are sorted: references first
         if n_streams == 1:
             max_counts = np.bincount(ranks[:n_ref], minlength=len(unique))
@@ -237,7 +267,8 @@ def _ngram_orders(refs: _ChunkRefs, max_order: int, hyp_tokens: np.ndarray | Non
             cells = stream[ends[:n_ref]] * len(unique) + ranks[:n_ref]
             per_ref = np.bincount(cells, minlength=len(unique) * n_streams)
             max_counts = per_ref.reshape(n_streams, len(unique)).max(axis=0)
-        key_segment = (unique >> _SHIFT) if n == 1 else key_segment[unique >> _SHIFT]
+        prefixes = unique // refs.key_base
+        key_segment = prefixes if n == 1 else key_segment[prefixes]
         bounds = np.searchsorted(key_segment, np.arange(n_segments + 1))
         hyp_counts = None
         if hyp_tokens is not None:
@@ -291,8 +322,8 @@ def _hypothesis_matches(refs: _ChunkRefs, orders: Sequence[_OrderTable],
             ends, high = ends[extends] + 1, ranks[extends]
         if not len(ends) or not len(order.keys):  # nothing left to match, at this order or above
             break
-        wanted = (high << _SHIFT) | tokens[ends]
-        ranks = np.searchsorted(order.keys, wanted)
+        wanted = high * refs.key_base + tokens[ends]
+        ranks = _ranks_in(order.keys, wanted)
         ranks[ranks == len(order.keys)] = 0
         known = order.keys[ranks] == wanted
         ends, ranks = ends[known], ranks[known]

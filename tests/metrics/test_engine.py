@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
 from pathlib import Path
 
@@ -135,7 +136,7 @@ def test_words_to_list_equals_slicing(words: list[bytes], prefix: bytes, suffix:
     bounds = len(prefix) + np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
     data = prefix + b"".join(words) + suffix
     buffer = Words(data, bounds, np.array([0, len(words)], np.int64))
-    sliced = [data[int(a) : int(b)] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    sliced = [data[int(a) : int(b)] for a, b in itertools.pairwise(bounds)]
     assert buffer.to_list() == sliced == words
 
 
@@ -160,12 +161,38 @@ def test_tokenized_period_count_counts_lines_ending_in_a_spaced_period(lines: li
     assert stats.tokenized_period_count(lines) == sum(line.endswith(" .") for line in lines)
 
 
-def test_unique_inverse_equals_numpy() -> None:
-    keys = np.random.default_rng(5).integers(0, 50, 2000) << np.int64(32)
-    unique, inverse = stats._unique_inverse(keys)
-    expected_unique, expected_inverse = np.unique(keys, return_inverse=True)
+# Keys small enough to pack with their places (the usual case), and keys too big for that
+# (up to 2**62 - 1), where a stable argsort and a plain searchsorted take over.
+small_keys = st.lists(st.integers(0, 60), max_size=300)
+big_keys = st.lists(st.integers(0, 2**62 - 1) | st.sampled_from([0, 7, 2**62 - 1]),
+                    min_size=1, max_size=300)
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys=small_keys | big_keys)
+def test_unique_inverse_equals_numpy(keys: list[int]) -> None:
+    array = np.array(keys, np.int64)
+    unique, inverse = stats._unique_inverse(array)
+    expected_unique, expected_inverse = np.unique(array, return_inverse=True)
     assert unique.tolist() == expected_unique.tolist()
     assert inverse.tolist() == expected_inverse.tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(table=small_keys | big_keys, wanted=small_keys | big_keys)
+def test_ranks_in_equals_searchsorted(table: list[int], wanted: list[int]) -> None:
+    sorted_table = np.unique(np.array(table, np.int64))
+    needles = np.array(wanted, np.int64)
+    assert stats._ranks_in(sorted_table, needles).tolist() == np.searchsorted(
+        sorted_table, needles).tolist()
+
+
+def test_packed_sort_is_a_stable_argsort_or_declines() -> None:
+    keys = np.array([5, 3, 5, 0, 3, 5], np.int64)
+    ordered, places = stats._packed_sort(keys)
+    assert ordered.tolist() == [0, 3, 3, 5, 5, 5] and places.tolist() == [3, 1, 4, 0, 2, 5]
+    assert stats._packed_sort(np.array([2**62, 1], np.int64)) is None  # 63 bits + 1 place
+    assert stats._packed_sort(np.zeros(0, np.int64)) is None
 
 
 def reference_stats(hyps: list[str], refs: list[list[str | None]],
