@@ -8,7 +8,6 @@ needs nothing else to test any metric.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -110,6 +109,8 @@ def format_score(name: str, score: float, width: int = 2, score_only: bool = Fal
         for part in signature.split("|") if signature else ():
             key, value = part.split(":", 1)
             record[key] = value
+        import json  # loaded here: text output (the default) does not need it
+
         return json.dumps(record, indent=1, ensure_ascii=False)
     head = f"{name}|{signature}" if signature else name
     return f"{head} = {text}" + (f" {verbose}" if verbose else "")
