@@ -10,7 +10,7 @@ Work is done in chunks of segments, so working memory follows the chunk, not the
   is big (``arrow_pays``), else with a Python dict of ``bytes`` (no Arrow to load for a small
   file);
 - an n-gram is identified by one int64 key, ``rank of its (n-1)-prefix * V + id of its last
-  token`` (V: the chunk's vocabulary size), where ranks index the sorted table of the previous
+  token`` (V: a bound on the chunk's word ids), where ranks index the sorted table of the previous
   order and the unigram key holds the segment number: so a key names (segment, n-gram) exactly,
   with no hashing, and the tables of every order are sorted by segment;
 - the references' n-grams are ranked with one sort per order, counted with ``bincount``, and the
@@ -35,7 +35,7 @@ import logging
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import count, repeat
 from typing import Any
 
 import numpy as np
@@ -87,9 +87,10 @@ class _DictVocabulary:
 
     def __init__(self, tokens: Words) -> None:
         words = tokens.to_list()
-        self._index = {word: i for i, word in enumerate(dict.fromkeys(words))}
-        self.ids = np.fromiter(map(self._index.__getitem__, words), np.int32, len(words))
-        self.size = len(self._index)
+        self._index: dict[bytes, int] = {}
+        # one pass: a word's id is the place of its first occurrence (ids need not be dense)
+        self.ids = np.fromiter(map(self._index.setdefault, words, count()), np.int32, len(words))
+        self.size = len(words)  # every id is below it
 
     def lookup(self, tokens: Words) -> np.ndarray:
         """Ids of other words (a hypothesis's) in this vocabulary; -1 for an unknown word."""
@@ -213,7 +214,7 @@ class _ChunkRefs:
     tokens: np.ndarray  # int32 word ids, lines in segment-major order (segment s, stream k)
     offsets: np.ndarray  # line offsets into ``tokens``
     vocabulary: _DictVocabulary | _ArrowVocabulary  # the chunk's words and their ids
-    key_base: int  # V of the n-gram keys: ids are below it (the vocabulary's size, at least 1)
+    key_base: int  # V of the n-gram keys: every word id is below it (at least 1)
     ref_lens: np.ndarray  # (segments, references); -1 where a reference is missing (None)
 
 
