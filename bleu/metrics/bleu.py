@@ -9,7 +9,7 @@ import numpy as np
 
 from ..errors import UnknownOptionError
 from .base import Signature
-from .bleu_engine import ReferenceTable, warn_if_tokenized
+from .bleu_engine import ReferenceTable, segment_stats_once, warn_if_tokenized
 from .bleu_score import BLEUOptions, BLEUScore, BLEUScorer, score_from_stats
 from .checks import References, check_text_stream
 from .tokenizers import get_tokenizer
@@ -64,18 +64,20 @@ class BLEU:
         """Scores of summed statistics, for significance tests (``bleu.metrics.significance``)."""
         return BLEUScorer(self.options)
 
-    def reference_table(self, references: References | None) -> ReferenceTable:
-        """The table for ``references``, or the cached one when they are None."""
+    def _stats(self, hypotheses: Sequence[str], references: References | None,
+               ) -> tuple[np.ndarray, int]:
+        """The statistics matrix and the references per segment: against ``references`` used
+        this once, or (None) against the cached ones."""
         if references is not None:
-            return ReferenceTable(references, self.options)
+            return segment_stats_once(references, hypotheses, self.options)
         if self._table is None:
             raise ValueError("No references given, and none were given to BLEU(references=...).")
-        return self._table
+        return self._table.segment_stats(hypotheses), self._table.n_refs
 
     def segment_stats(self, hypotheses: Sequence[str], references: References | None = None,
                       ) -> np.ndarray:
         """One row per segment: ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (int64)."""
-        stats = self.reference_table(references).segment_stats(hypotheses)  # checks them too
+        stats = self._stats(hypotheses, references)[0]  # checks the hypotheses too
         if not self.force:
             warn_if_tokenized(hypotheses)
         return stats
@@ -98,18 +100,18 @@ class BLEU:
 
     def corpus_score(self, hypotheses: Sequence[str], references: References | None = None,
                      ) -> BLEUScore:
-        table = self.reference_table(references)
-        stats = table.segment_stats(hypotheses)  # checks the hypotheses first
+        stats, n_refs = self._stats(hypotheses, references)  # checks the hypotheses first
         if not self.force:
             warn_if_tokenized(hypotheses)
-        return self.score_stats(stats, table.n_refs)
+        return self.score_stats(stats, n_refs)
 
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> BLEUScore:
         """BLEU of one segment against its references (a list of strings)."""
         check_text_stream([hypothesis], "hypothesis")
         check_text_stream(references, "references", allow_none=True)
-        table = ReferenceTable([[ref] for ref in references], self.options)
-        return self.score_stats(table.segment_stats([hypothesis]), table.n_refs)
+        stats, n_refs = segment_stats_once([[ref] for ref in references], [hypothesis],
+                                           self.options)
+        return self.score_stats(stats, n_refs)
 
 
 def _effective(effective_order: bool | None, use_effective_order: bool | None,

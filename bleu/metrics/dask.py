@@ -16,7 +16,7 @@ import pandas as pd
 
 from ..errors import MissingExtraError
 from .bleu import signature
-from .bleu_engine import ReferenceTable
+from .bleu_engine import segment_stats_once
 from .bleu_score import BLEUOptions, BLEUScore, score_from_stats, scores_from_stats
 
 
@@ -36,7 +36,7 @@ def _frame_stats(frame: pd.DataFrame, hyp: str, refs: Sequence[str],
     if frame.empty:
         return np.zeros((0, 2 + 2 * options.max_ngram_order), np.int64)
     references = [[None if pd.isna(x) else x for x in frame[column]] for column in refs]
-    return ReferenceTable(references, options).segment_stats(frame[hyp].tolist())
+    return segment_stats_once(references, frame[hyp].tolist(), options)[0]
 
 
 def _pairs_stats(pairs: Sequence[tuple[str, Sequence[str | None]]],
@@ -47,7 +47,7 @@ def _pairs_stats(pairs: Sequence[tuple[str, Sequence[str | None]]],
         return np.zeros((0, 2 + 2 * options.max_ngram_order), np.int64)
     width = max(len(refs) for _, refs in pairs)
     references = [[refs[k] if k < len(refs) else None for _, refs in pairs] for k in range(width)]
-    return ReferenceTable(references, options).segment_stats([h for h, _ in pairs])
+    return segment_stats_once(references, [h for h, _ in pairs], options)[0]
 
 
 def _partition_totals(data: Any, hyp: str, refs: Sequence[str], options: BLEUOptions) -> Any:

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import LengthMismatchError, ReadError
 from .bleu import signature
-from .bleu_engine import ReferenceTable, tokenized_period_count, warn_if_tokenized
+from .bleu_engine import segment_stats_once, tokenized_period_count, warn_if_tokenized
 from .bleu_score import BLEUOptions, BLEUScore, score_from_stats
 
 #: segments per chunk when streaming: about 30 MB of working memory per reference stream
@@ -90,9 +90,9 @@ def stream_totals(hypotheses: Iterable[str], references: Sequence[Iterable[str |
     total = np.zeros(2 + 2 * options.max_ngram_order, np.int64)
     n_segments, tokenized, ref_counts = 0, 0, set()
     for hyps, refs in aligned_chunks(hypotheses, references, names, chunk_segments):
-        table = ReferenceTable(refs, options)
-        total += table.segment_stats(hyps).sum(axis=0)
-        ref_counts.add(table.n_refs)
+        stats, n_refs = segment_stats_once(refs, hyps, options)
+        total += stats.sum(axis=0)
+        ref_counts.add(n_refs)
         n_segments += len(hyps)
         tokenized += 0 if force else tokenized_period_count(hyps)
         if progress is not None:

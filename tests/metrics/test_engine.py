@@ -207,15 +207,22 @@ def reference_stats(hyps: list[str], refs: list[list[str | None]],
     return rows
 
 
+#: the engine's three ways to the same matrix: a table that keeps its counted references, one
+#: that counts them with each chunk's hypotheses, and references used once (``segment_stats_once``)
+WAYS = ("counted table", "joint table", "once")
+
+
 def fast_stats(hyps: list[str], refs: list[list[str | None]], options: BLEUOptions,
-               chunk: int, cached: bool, arrow: bool) -> list[list[int]]:
-    """The engine's statistics, with counted tables kept (``cached``) or counted jointly, and
-    words given ids by Arrow (``arrow``) or by a Python dict."""
+               chunk: int, way: str, arrow: bool) -> list[list[int]]:
+    """The engine's statistics, the ``way`` given, words given ids by Arrow (``arrow``) or by a
+    Python dict."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(stats, "REFERENCE_CACHE_NGRAMS", 1 << 40 if cached else 0)
+        patch.setattr(stats, "REFERENCE_CACHE_NGRAMS", 0 if way == "joint table" else 1 << 40)
         patch.setattr(stats, "arrow_pays", lambda reference_lines: arrow)
+        if way == "once":
+            return stats.segment_stats_once(refs, hyps, options, chunk_segments=chunk)[0].tolist()
         table = stats.ReferenceTable(refs, options, chunk_segments=chunk)
-    assert (table._counted is not None) == cached
+    assert (table._counted is not None) == (way == "counted table")
     return table.segment_stats(hyps).tolist()
 
 
@@ -238,22 +245,22 @@ def corpora(draw: st.DrawFn) -> tuple[list[str], list[list[str | None]]]:
 
 
 @pytest.mark.parametrize("arrow", [True, False])
-@pytest.mark.parametrize("cached", [True, False])
+@pytest.mark.parametrize("way", WAYS)
 @settings(max_examples=150, deadline=None)
 @given(corpus=corpora(), chunk=st.integers(1, 4), order=st.integers(1, 5),
        tokenize=st.sampled_from(["13a", "zh", "char", "none"]), lowercase=st.booleans())
 def test_segment_stats_match_reference_on_generated(
-        cached: bool, arrow: bool, corpus: tuple[list[str], list[list[str | None]]], chunk: int,
+        way: str, arrow: bool, corpus: tuple[list[str], list[list[str | None]]], chunk: int,
         order: int, tokenize: str, lowercase: bool) -> None:
     hyps, refs = corpus
     options = BLEUOptions(tokenize=tokenize, lowercase=lowercase, max_ngram_order=order)
     expected = reference_stats(hyps, refs, options)
-    assert fast_stats(hyps, refs, options, chunk, cached, arrow) == expected
+    assert fast_stats(hyps, refs, options, chunk, way, arrow) == expected
 
 
 @pytest.mark.parametrize("arrow", [True, False])
-@pytest.mark.parametrize("cached", [True, False])
-def test_segment_stats_match_reference_on_real_data(cached: bool, arrow: bool) -> None:
+@pytest.mark.parametrize("way", WAYS)
+def test_segment_stats_match_reference_on_real_data(way: str, arrow: bool) -> None:
     folder = REPO_DATA / "wmt21_newstest2021_en-de" / "newstest2021.en-de"
     refs: list[list[str | None]] = [read_lines(f"{folder}.ref.{k}.de") for k in "ACD"]
     hyps = read_lines(f"{folder}.hyp.Online-W.de")
@@ -261,7 +268,7 @@ def test_segment_stats_match_reference_on_real_data(cached: bool, arrow: bool) -
     refs[1][65] = ""  # (chunks of 33: a boundary at 66)
     options = BLEUOptions()
     expected = reference_stats(hyps, refs, options)
-    assert fast_stats(hyps, refs, options, 33, cached, arrow) == expected
+    assert fast_stats(hyps, refs, options, 33, way, arrow) == expected
 
 
 def test_check_text_stream_still_names_the_culprit() -> None:
