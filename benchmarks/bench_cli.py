@@ -8,6 +8,12 @@ Cases: ``--help``; one system file of 1k, 30k (and with ``--big`` 300k) segments
 ``-m bleu chrf ter`` on one system. Every case first checks that both print the same scores
 (the signature's version field aside). Files are written to a temporary folder; each process
 is timed from the outside (``os.wait4``: wall clock, and the child's own peak RSS).
+
+Both commands run as a user who installed them runs them: from a throwaway virtual environment
+whose path holds our package and this environment's packages, each started by pip's
+console-script launcher. A development checkout's editable install would otherwise load its
+import hook (and pathlib) into every Python process of this environment, sacrebleu's included:
+about 9 ms that no installed copy pays.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import re
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,9 +34,17 @@ from corpora import WMT21, corpus, read_lines
 
 import bleu
 
-VENV_BIN = Path(sys.executable).parent
-OURS = [str(VENV_BIN / "bleu-explorer")]
-THEIRS = [str(VENV_BIN / "sacrebleu")]
+#: the entry points of both commands (``[project.scripts]`` of each package)
+ENTRY_POINTS = {"bleu-explorer": "bleu.cli:main", "sacrebleu": "sacrebleu.sacrebleu:main"}
+#: pip's console-script launcher
+_LAUNCHER_SCRIPT = """#!{python}
+import re
+import sys
+from {module} import {function}
+if __name__ == "__main__":
+    sys.argv[0] = re.sub(r"(-script\\.pyw|\\.exe)?$", "", sys.argv[0])
+    sys.exit({function}())
+"""
 _VERSION = re.compile(r"(bleu-explorer-[0-9.]+|2\.6\.[0-9]+)")
 
 
@@ -56,6 +71,27 @@ print(time.perf_counter() - start, usage.ru_maxrss, os.waitstatus_to_exitcode(st
 """
 
 
+def installed_commands(folder: Path) -> dict[str, list[str]]:
+    """Both commands in a throwaway virtual environment, as installed (see the module's doc)."""
+    venv = folder / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()"
+                           "['purelib'])"], capture_output=True, text=True, check=True)
+    repository = Path(bleu.__file__).parent.parent
+    Path(site.stdout.strip(), "installed.pth").write_text(
+        f"{repository}\n{sysconfig.get_paths()['purelib']}\n", encoding="utf-8")
+    commands = {}
+    for name, entry in ENTRY_POINTS.items():
+        module, function = entry.split(":")
+        script = venv / "bin" / name
+        script.write_text(_LAUNCHER_SCRIPT.format(python=python, module=module,
+                                                  function=function), encoding="utf-8")
+        script.chmod(0o755)
+        commands[name] = [str(script)]
+    return commands
+
+
 def run_once(command: list[str], cwd: Path) -> tuple[float, float, str]:
     """Wall seconds, the process's peak RSS in MiB, and what it printed."""
     env = {**os.environ, "NO_COLOR": "1", "SACREBLEU_SEED": "12345"}
@@ -68,15 +104,16 @@ def run_once(command: list[str], cwd: Path) -> tuple[float, float, str]:
         return float(wall), int(peak_kib) / 1024, Path(out.name).read_text(encoding="utf-8")
 
 
-def compare(args: list[str], cwd: Path, runs: int) -> tuple[Measure, Measure]:
+def compare(args: list[str], cwd: Path, runs: int, ours: list[str], theirs: list[str],
+            ) -> tuple[Measure, Measure]:
     """Both commands ``runs`` times after a warm-up each, alternating; same output asserted."""
-    ours_out = run_once([*OURS, *args], cwd)[2]
-    theirs_out = run_once([*THEIRS, *args], cwd)[2]
+    ours_out = run_once([*ours, *args], cwd)[2]
+    theirs_out = run_once([*theirs, *args], cwd)[2]
     if args != ["--help"] and _VERSION.sub("V", ours_out) != _VERSION.sub("V", theirs_out):
         raise AssertionError(f"outputs differ for {args}:\n{ours_out}\n---\n{theirs_out}")
     samples: dict[str, list[tuple[float, float]]] = {"ours": [], "theirs": []}
     for _ in range(runs):
-        for side, command in (("ours", OURS), ("theirs", THEIRS)):
+        for side, command in (("ours", ours), ("theirs", theirs)):
             wall, peak, _ = run_once([*command, *args], cwd)
             samples[side].append((wall, peak))
     return tuple(Measure(statistics.median(w for w, _ in found),  # type: ignore[return-value]
@@ -128,10 +165,12 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        commands = installed_commands(folder)
         for description, args in cases(folder, options.big):
             if options.only not in description:
                 continue
-            ours, theirs = compare(args, folder, options.runs)
+            ours, theirs = compare(args, folder, options.runs, commands["bleu-explorer"],
+                                   commands["sacrebleu"])
             print(f"| {description} | {ours.wall:.3f} | {theirs.wall:.3f} | "
                   f"{theirs.wall / ours.wall:.1f}x | {ours.peak_mib:.0f} | "
                   f"{theirs.peak_mib:.0f} |", flush=True)
