@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,12 +88,28 @@ class SQLiteBackend:
                                      isolation_level=None, check_same_thread=False)
         try:
             connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            connection.execute("PRAGMA journal_mode = WAL")
+            _use_wal(connection)
             connection.execute("PRAGMA foreign_keys = ON")
         except BaseException:
             connection.close()
             raise
         return connection
+
+
+def _use_wal(connection: sqlite3.Connection) -> None:
+    """Ask for the WAL journal (the file keeps it). Switching needs an exclusive lock that SQLite
+    does not wait for: two processes opening a new file at once saw the switch refused as
+    "database is locked" (half the runs of the two-process test), so it is retried until the
+    busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
 
 
 class PostgresBackend:
