@@ -37,7 +37,7 @@ import bleu
 #: the entry points of both commands (``[project.scripts]`` of each package)
 ENTRY_POINTS = {"bleu-explorer": "bleu.cli:main", "sacrebleu": "sacrebleu.sacrebleu:main"}
 #: pip's console-script launcher
-_LAUNCHER_SCRIPT = """#!{python}
+_CONSOLE_SCRIPT = """#!{python}
 import re
 import sys
 from {module} import {function}
@@ -85,7 +85,7 @@ def installed_commands(folder: Path) -> dict[str, list[str]]:
     for name, entry in ENTRY_POINTS.items():
         module, function = entry.split(":")
         script = venv / "bin" / name
-        script.write_text(_LAUNCHER_SCRIPT.format(python=python, module=module,
+        script.write_text(_CONSOLE_SCRIPT.format(python=python, module=module,
                                                   function=function), encoding="utf-8")
         script.chmod(0o755)
         commands[name] = [str(script)]

@@ -376,7 +376,7 @@ class _Layout:
 
 
 def _empty_stats(n_segments: int, options: BLEUOptions) -> np.ndarray:
-    return np.zeros((n_segments, 2 + 2 * options.max_ngram_order), np.int64)
+    return np.zeros((n_segments, options.stats_columns), np.int64)
 
 
 def _fill_rows(rows: np.ndarray, chunk: _ChunkRefs, counted: Sequence[_OrderTable] | None,

@@ -47,6 +47,11 @@ class BLEUOptions:
             )
 
     @property
+    def stats_columns(self) -> int:
+        """Columns of a statistics row: hyp_len, ref_len, then matches and totals per order."""
+        return 2 + 2 * self.max_ngram_order
+
+    @property
     def resolved_smooth_value(self) -> float | None:
         """The smoothing value in effect: the given one, or sacrebleu's default for the method."""
         if self.smooth_value is None:
@@ -219,7 +224,7 @@ class BLEUScorer:
 
     @property
     def columns(self) -> int:
-        return 2 + 2 * self.options.max_ngram_order
+        return self.options.stats_columns
 
     def score(self, sums: np.ndarray) -> float:
         return score_from_stats(sums, self.options).score

@@ -34,7 +34,7 @@ def _frame_stats(frame: pd.DataFrame, hyp: str, refs: Sequence[str],
                  options: BLEUOptions) -> np.ndarray:
     """Per-segment statistics of one partition of a DataFrame."""
     if frame.empty:
-        return np.zeros((0, 2 + 2 * options.max_ngram_order), np.int64)
+        return np.zeros((0, options.stats_columns), np.int64)
     references = [[None if pd.isna(x) else x for x in frame[column]] for column in refs]
     return segment_stats_once(references, frame[hyp].tolist(), options)[0]
 
@@ -44,7 +44,7 @@ def _pairs_stats(pairs: Sequence[tuple[str, Sequence[str | None]]],
     """Per-segment statistics of one partition of a Bag of (hypothesis, references) pairs."""
     pairs = list(pairs)
     if not pairs:
-        return np.zeros((0, 2 + 2 * options.max_ngram_order), np.int64)
+        return np.zeros((0, options.stats_columns), np.int64)
     width = max(len(refs) for _, refs in pairs)
     references = [[refs[k] if k < len(refs) else None for _, refs in pairs] for k in range(width)]
     return segment_stats_once(references, [h for h, _ in pairs], options)[0]
@@ -76,7 +76,7 @@ def corpus_bleu(data: Any, *, hyp: str = "hyp", refs: Sequence[str] = ("ref",),
     """Corpus BLEU of a Dask DataFrame (columns ``hyp`` and ``refs``) or Bag of pairs."""
     options = BLEUOptions(**bleu_options)
     records = _partition_totals(data, hyp, refs, options).compute()
-    total = np.zeros(2 + 2 * options.max_ngram_order, np.int64)
+    total = np.zeros(options.stats_columns, np.int64)
     counts: set[int] = set()
     for stats, part_counts in records:
         total += stats

@@ -87,7 +87,7 @@ def stream_totals(hypotheses: Iterable[str], references: Sequence[Iterable[str |
     With ``force=False``, warns (through logging) when the hypotheses look tokenized.
     """
     names = names or ["hypotheses", *(f"reference {k + 1}" for k in range(len(references)))]
-    total = np.zeros(2 + 2 * options.max_ngram_order, np.int64)
+    total = np.zeros(options.stats_columns, np.int64)
     n_segments, tokenized, ref_counts = 0, 0, set()
     for hyps, refs in aligned_chunks(hypotheses, references, names, chunk_segments):
         stats, n_refs = segment_stats_once(refs, hyps, options)
