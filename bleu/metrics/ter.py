@@ -10,7 +10,9 @@ Inputs as sacrebleu takes them: references are a list of streams (``refs[k][i]``
 reference of segment i); ``None`` in a stream means "no reference here" (the segment is scored
 against its other references and its reference length averages over those); ``""`` is a real,
 empty reference. A segment's statistics are the fewest edits over its references and the
-average reference length.
+average reference length. As in sacrebleu, references are tokenized twice and hypotheses once
+(``TercomTokenizer.reference_words``): with ``normalized=True`` the two differ on punctuation
+runs before a digit, so a sentence scored against itself can have edits.
 
 Deliberate differences from sacrebleu, each refused with an ``InputError`` that says where:
 
@@ -134,10 +136,10 @@ class TER:
             streams = [[ref] for ref in references]
             check_references(streams, 1)
             reference_presence(streams, 1)
-        words = self.tokenizer.words
         self.n_refs = len(present)
-        return score_from_sums(*sentence_stats(words(hypothesis),
-                                               [words(ref) for ref in present]))
+        return score_from_sums(*sentence_stats(
+            self.tokenizer.words(hypothesis),
+            [self.tokenizer.reference_words(ref) for ref in present]))
 
     def sentence_scores(self, hypotheses: Sequence[str], references: References | None = None,
                         ) -> np.ndarray:

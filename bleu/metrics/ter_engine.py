@@ -76,7 +76,7 @@ class TERReferences:
         and tokenize them."""
         n_segments = check_references(references, n_segments)
         present = reference_presence(references, n_segments)
-        word_lists = [tokenizer.words(ref) for stream in references for ref in stream
+        word_lists = [tokenizer.reference_words(ref) for stream in references for ref in stream
                       if ref is not None]
         vocabulary = {word: i for i, word in enumerate(
             dict.fromkeys(chain.from_iterable(word_lists)))}

@@ -93,6 +93,12 @@ class TercomTokenizer:
         segment right-stripped, then tokenized)."""
         return self._split(segment.rstrip())
 
+    def reference_words(self, segment: str) -> list[str]:
+        """The words of a reference, which sacrebleu tokenizes twice: its base class
+        preprocesses every reference, then TER's ``_extract_reference_info`` preprocesses the
+        result again. Normalization is not idempotent ("..3" gives ". .3", then ". . 3")."""
+        return self._split(" ".join(self.words(segment)))
+
     def __call__(self, text: str) -> str:
         """The tokenized text, as sacrebleu's tokenizer returns it (without the right-strip)."""
         return " ".join(self._split(text))

@@ -305,6 +305,26 @@ def test_tokenizer_equals_sacrebleus(text: str, options: dict[str, bool]) -> Non
     ours = TercomTokenizer(**options)
     assert ours(text) == SacreTercomTokenizer(**options)(text)
     assert ours.words(text) == SacreTER(**options)._preprocess_segment(text).split()
+    assert ours.reference_words(text) == (
+        SacreTER(**options)._cache_references([[text]])[0]["ref_words"][0])
+
+
+@pytest.mark.parametrize("reference", ["..3", ",,3", ".,3", "a..3", "x ,.5 y", "4.,,"])
+@pytest.mark.parametrize("asian_support", [False, True])
+def test_references_are_tokenized_twice_as_sacrebleu_does(reference: str,
+                                                           asian_support: bool) -> None:
+    """sacrebleu preprocesses a reference twice (its base class, then TER's
+    ``_extract_reference_info``) and a hypothesis once; normalization is not idempotent on
+    punctuation runs before a digit: "..3" is ". .3" (2 words) once, ". . 3" (3 words) twice."""
+    tokenizer = TercomTokenizer(normalized=True, asian_support=asian_support)
+    once, twice = tokenizer.words(reference), tokenizer.reference_words(reference)
+    assert twice == tokenizer.words(" ".join(once))
+    if reference == "..3":
+        assert (once, twice) == ([".", ".3"], [".", ".", "3"])
+    assert_parity([reference, "a b"], [[reference, "b a"]], normalized=True,
+                  asian_support=asian_support)
+    assert_public_parity([reference], [[reference]], normalized=True,
+                         asian_support=asian_support)
 
 
 # ----------------------------------------------------------------------------- generated text
