@@ -2,8 +2,9 @@
 
 - Tokenizers: ``words(lines)`` (Arrow, byte/code-point classes) against the line-by-line
   ``__call__`` and against sacrebleu's tokenizer, on real data and generated text.
-- Statistics: ``ReferenceTable.segment_stats`` (both the cached-table path and the joint-sort
-  path, with chunk boundaries everywhere) against ``conftest.counter_segment_stats`` (Counters).
+- Statistics: ``ReferenceTable.segment_stats`` (a table that keeps its counted references and
+  one that counts them on each call) and ``segment_stats_once``, with chunk boundaries
+  everywhere, against ``conftest.counter_segment_stats`` (Counters).
 """
 
 from __future__ import annotations
@@ -208,8 +209,9 @@ def reference_stats(hyps: list[str], refs: list[list[str | None]],
 
 
 #: the engine's three ways to the same matrix: a table that keeps its counted references, one
-#: that counts them with each chunk's hypotheses, and references used once (``segment_stats_once``)
-WAYS = ("counted table", "joint table", "once")
+#: too big to keep them (it counts each chunk's on every call), and references used once
+#: (``segment_stats_once``)
+WAYS = ("counted table", "uncounted table", "once")
 
 
 def fast_stats(hyps: list[str], refs: list[list[str | None]], options: BLEUOptions,
@@ -217,7 +219,7 @@ def fast_stats(hyps: list[str], refs: list[list[str | None]], options: BLEUOptio
     """The engine's statistics, the ``way`` given, words given ids by Arrow (``arrow``) or by a
     Python dict."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(stats, "REFERENCE_CACHE_NGRAMS", 0 if way == "joint table" else 1 << 40)
+        patch.setattr(stats, "REFERENCE_CACHE_NGRAMS", 0 if way == "uncounted table" else 1 << 40)
         patch.setattr(stats, "arrow_pays", lambda reference_lines: arrow)
         if way == "once":
             return stats.segment_stats_once(refs, hyps, options, chunk_segments=chunk)[0].tolist()
