@@ -47,6 +47,15 @@ def chosen() -> list[str]:
     return [name for name in METRICS if name in picked]
 
 
+def add_more_hint(purpose: str) -> str:
+    """A sentence naming the metrics not chosen yet ("" when all are), ending "to <purpose>"."""
+    left = [name for name in METRICS if name not in chosen()]
+    if not left:
+        return ""
+    names = left[0] if len(left) == 1 else f"{', '.join(left[:-1])} or {left[-1]}"
+    return f"Add {names} under Also compute in the sidebar to {purpose}."
+
+
 @st.cache_resource(max_entries=6, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
 def _metric(metric: str, lowercase: bool, references: tuple[TextFile, ...]):
     """The metric with these references processed once (shared by the sessions)."""

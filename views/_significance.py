@@ -9,6 +9,7 @@ result always belongs to the numbers it was computed from.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 
 import streamlit as st
@@ -61,7 +62,8 @@ def pairs(data: Dataset, metric: str, method: str) -> AllPairs:
     bootstrap over all pairs is ``Dashboard.pairs``: use that one where the dashboard is."""
     if metric == "BLEU":
         return _bleu_pairs(data, _state.options(), method, n_samples(method))
-    return _metric_pairs(_metrics.results(data, metric), method, n_samples(method))
+    found = _metric_pairs(_metrics.results(data, metric), method, n_samples(method))
+    return dataclasses.replace(found, metric=metric)  # named as in the sidebar (chrF, not chrF2)
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
@@ -85,6 +87,7 @@ def pair_tests(data: Dataset, a: str, b: str) -> list[PairedComparison]:
     options = _state.options()
     found = [_bleu_pair(data.systems[a], data.systems[b], data.references, options,
                         n_samples("bs"), n_samples("ar"))]
-    for scores in _metrics.all_results(data).values():
-        found.append(_metric_pair(scores, a, b, n_samples("bs"), n_samples("ar")))
+    for metric, scores in _metrics.all_results(data).items():  # named as in the sidebar
+        tested = _metric_pair(scores, a, b, n_samples("bs"), n_samples("ar"))
+        found.append(dataclasses.replace(tested, metric=metric))
     return found

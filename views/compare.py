@@ -11,7 +11,16 @@ from bleu.analysis.ranking import ALPHA
 from bleu.analysis.segments import bleu_column
 from bleu.charts import segments as charts_segments
 from bleu.errors import InputError
-from views import _charts, _compute, _explore, _session, _significance, _state, _tables
+from views import (
+    _charts,
+    _compute,
+    _explore,
+    _metrics,
+    _session,
+    _significance,
+    _state,
+    _tables,
+)
 
 data = _session.dataset()
 systems = list(data.systems)
@@ -42,8 +51,8 @@ st.caption(escape_markdown(
     f"A is the baseline, as in sacrebleu --paired-bs (p: {n_samples:,} bootstrap resamples) and "
     f"--paired-ar ({_significance.n_samples('ar'):,} trials), seed 12345; the 95% interval of "
     "A − B "
-    f"comes from the same bootstrap resamples. Significant: p < {ALPHA}. Add chrF, chrF++ or "
-    "TER under Also compute in the sidebar to test them too."))
+    f"comes from the same bootstrap resamples. Significant: p < {ALPHA}. "
+    + _metrics.add_more_hint("test them too")))
 
 _explore.resample_note()
 

@@ -64,9 +64,9 @@ for metric, results in other.items():
                  comparison_columns(metric, higher), key=f"results_{metric}",
                  column_order=[c for c in comparison_columns(metric) if c != MEAN_COLUMN])
     st.code(other_signatures[metric], language=None)
-if not other:
-    st.caption("Add chrF, chrF++ or TER under Also compute in the sidebar to score them beside "
-               "BLEU (equal to sacrebleu's; computed once, then cached).")
+if hint := _metrics.add_more_hint("score them beside BLEU (equal to sacrebleu's; computed "
+                                   "once, then cached)"):
+    st.caption(hint)
 
 st.subheader("Downloads")
 downloads = st.columns(4)

@@ -112,7 +112,7 @@ st.caption(escape_markdown(
     f"scores against the mean {label} over rated segments. Kendall is tau-b. "
     + (f"{', '.join(lower)}: lower is better, so agreement shows as a negative correlation. "
        if lower else "")
-    + "Add chrF, chrF++ or TER in the sidebar (Also compute) to correlate them too."))
+    + _metrics.add_more_hint("correlate them too")))
 _charts.show(st, charts.correlation_chart(table), key="correlation_chart")
 
 st.subheader(escape_markdown(f"{label} against a sentence-level metric"))

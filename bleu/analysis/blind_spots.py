@@ -27,6 +27,7 @@ from ..errors import InputError
 from ..metrics.bleu import sentence_bleu
 from .meteor import meteor
 from .rouge import rouge_l
+from .teaching import NO_REFERENCE
 
 #: the languages a case or the user's own pair can be in (METEOR's stemmer and synonyms,
 #: ROUGE's tokenizer depend on it)
@@ -118,7 +119,7 @@ def score_pair(hypothesis: str, references: Sequence[str], *, language: str = "e
 
     refs = list(references)
     if not refs or any(not isinstance(r, str) for r in refs):
-        raise InputError("Give at least one reference (one per line).")
+        raise InputError(NO_REFERENCE)
     asian = tokenize in ASIAN_TOKENIZERS  # TER's Asian support works only when normalized
     rouge = rouge_l(hypothesis, refs, language=language, tokenize=tokenize)
     found = meteor(hypothesis, refs, language=language, tokenize=tokenize, synonyms=synonyms)

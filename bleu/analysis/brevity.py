@@ -22,7 +22,7 @@ from ..metrics.bleu import BLEU, References
 from ..metrics.bleu_engine import tokenize_line
 from ..metrics.bleu_score import BLEUOptions, brevity_penalty, score_from_stats
 from ..metrics.explain import explain
-from .teaching import BrevityStep, brevity_step
+from .teaching import BrevityStep, brevity_step, require_reference
 
 #: default what-if sweep: -50 % .. +50 % in steps of 5
 SWEEP = tuple(range(-50, 55, 5))
@@ -75,6 +75,7 @@ def zoom_window(positions: Sequence[SystemLength], *, margin: float = 0.15,
 def sentence_brevity(hypothesis: str, references: Sequence[str | None], *,
                      tokenize: str = "13a", lowercase: bool = False) -> BrevityStep:
     """c, r, BP and the reason for one sentence, exactly as sentence BLEU computes them."""
+    require_reference(references)
     return brevity_step(explain(hypothesis, references, tokenize=tokenize, lowercase=lowercase,
                                 max_ngram_order=1))
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from ..errors import UnknownOptionError
+from ..errors import InputError, UnknownOptionError
 from ..metrics.bleu_score import SMOOTH_DEFAULTS, BLEUOptions
 from ..metrics.explain import Explanation, explain
 from .formatting import FACTOR, SCORE
@@ -158,7 +158,7 @@ class OrderStep:
     @property
     def used_text(self) -> str:
         """The p_n used: ``1/12 = 8.33%``, ``0 (0/0 counted as 0)``, ``undefined: dropped``."""
-        if self.status == UNDEFINED and self.used:
+        if self.status in (UNDEFINED, NOTHING) and self.used and not self.defined:
             return f"0 ({self.fraction} counted as 0)"
         if self.precision is None:
             return "undefined: dropped"
@@ -230,7 +230,9 @@ class Walkthrough:
         head = (r"\begin{aligned}\mathrm{BLEU} &= \mathrm{BP}\cdot\exp\Big(\sum_n w_n "
                 r"\log p_n\Big)\cdot 100 \\ ")
         if self.orders[0].status == NOTHING:
-            return head + r"&= 0 \quad\text{(no candidate word is in any reference)}\end{aligned}"
+            why = ("the candidate is empty" if self.orders[0].total == 0
+                   else "no candidate word is in any reference")
+            return head + rf"&= 0 \quad\text{{({why})}}\end{{aligned}}"
         symbolic = [rf"{fmt_weight(s.weight)}\cdot\log{_latex_fraction(s)}" for s in self.summed]
         numeric = [_latex_number(s.weighted_log or 0.0) for s in self.summed]
         lines = [
@@ -350,7 +352,9 @@ def _steps(ex: Explanation, weights: tuple[float, ...]) -> tuple[list[OrderStep]
         steps = [OrderStep(s.order, s.matches, s.total, 0.0, float(max(s.total, 1)),
                            weights[s.order - 1], True, NOTHING, "no match at all: BLEU = 0")
                  for s in ex.orders]
-        return steps, "No candidate word is in any reference: BLEU is 0 whatever the smoothing."
+        what = ("The candidate is empty" if ex.orders[0].total == 0
+                else "No candidate word is in any reference")
+        return steps, f"{what}: BLEU is 0 whatever the smoothing."
     steps, halvings = [], 0
     for summary in ex.orders:  # an order without n-grams is followed by more of them only
         step = _step(summary.order, summary.matches, summary.total, method, value, halvings,
@@ -376,6 +380,17 @@ def _steps(ex: Explanation, weights: tuple[float, ...]) -> tuple[list[OrderStep]
     return steps, collapse
 
 
+#: what the teaching pages say when the References box holds nothing
+NO_REFERENCE = "Give at least one reference (one per line)."
+
+
+def require_reference(references: Sequence[str | None]) -> None:
+    """Refuse typed references with none in them, in the words of the page (``explain`` itself
+    words it for a programmer)."""
+    if all(ref is None for ref in references):
+        raise InputError(NO_REFERENCE)
+
+
 def walkthrough(hypothesis: str, references: Sequence[str | None], *, tokenize: str = "13a",
                 lowercase: bool = False, smooth_method: str = "exp",
                 smooth_value: float | None = None, max_ngram_order: int = 4,
@@ -386,6 +401,7 @@ def walkthrough(hypothesis: str, references: Sequence[str | None], *, tokenize: 
     Options and defaults are ``bleu.sentence_bleu``'s; ``weights`` (default uniform 1/N) are
     normalized to sum to 1.
     """
+    require_reference(references)
     ex = explain(hypothesis, references, tokenize=tokenize, lowercase=lowercase,
                  smooth_method=smooth_method, smooth_value=smooth_value,
                  max_ngram_order=max_ngram_order, effective_order=effective_order)
@@ -419,7 +435,9 @@ def notes(walk: Walkthrough) -> tuple[str, ...]:
     out = []
     options = walk.options
     undefined = [s for s in walk.orders if not s.defined]
-    if undefined:
+    if walk.orders[0].status == NOTHING:
+        out.append(_no_match_note(walk))
+    elif undefined:
         first = undefined[0]
         names = ", ".join(f"p_{s.order}" for s in undefined)
         if options.smooth_method == "add-k" and first.order > 1 and \
@@ -444,6 +462,17 @@ def notes(walk: Walkthrough) -> tuple[str, ...]:
         out.append(f"add-k: for n ≥ 2, p_n = (matches + {k})/(total + {k}), so the p_n used "
                    "differ from the raw credited/total.")
     return tuple(out)
+
+
+def _no_match_note(walk: Walkthrough) -> str:
+    """Why no smoothing or effective order applies when no unigram matches."""
+    if not walk.tokens:
+        return ("The candidate is empty: every p_n is 0/0. sacrebleu returns BLEU = 0 as soon "
+                "as no n-gram matches, before smoothing and effective order are applied, and "
+                "reports every p_n as 0.")
+    return ("No candidate word is in any reference, so no longer n-gram can match either: "
+            "sacrebleu returns BLEU = 0 there, before smoothing and effective order are "
+            "applied, and reports every p_n as 0.")
 
 
 def ngram_frame(walk: Walkthrough, order: int) -> pd.DataFrame:

@@ -80,6 +80,12 @@ def log_terms_chart(walk: Walkthrough) -> alt.LayerChart:
                                               width=WIDTH)
 
 
+def _score_scale(scores: Sequence[float]) -> alt.Scale:
+    """A BLEU axis from 0 with room for the bar labels: never a single tick, even when every
+    score is 0 (an empty candidate)."""
+    return alt.Scale(domain=[0, max(1.0, 1.15 * max(scores, default=0.0))])
+
+
 def smoothing_chart(rows: Sequence[SmoothingRow]) -> alt.LayerChart:
     """Sentence BLEU under each smoothing method, effective order off and on side by side; each
     bar carries its score (2 decimals), so a score of 0 is still visible."""
@@ -93,7 +99,8 @@ def smoothing_chart(rows: Sequence[SmoothingRow]) -> alt.LayerChart:
         color=alt.Color("effective order:N"),
         tooltip=["smoothing:N", "effective order:N", alt.Tooltip("label:N", title="BLEU")],
     )
-    bars = base.mark_bar().encode(y=alt.Y("BLEU:Q", title="sentence BLEU"))
+    bars = base.mark_bar().encode(
+        y=alt.Y("BLEU:Q", title="sentence BLEU", scale=_score_scale(data.BLEU.tolist())))
     labels = base.mark_text(baseline="bottom", dy=-3).encode(y="BLEU:Q", text="label:N")
     return alt.layer(bars, labels).properties(title="The same sentence under every smoothing",
                                               width=WIDTH)
@@ -104,7 +111,7 @@ def order_sweep_chart(sweep: Sequence[tuple[int, float]]) -> alt.Chart:
     data = pd.DataFrame(list(sweep), columns=["N", "BLEU"])
     return alt.Chart(data).mark_line(point=True).encode(
         x=alt.X("N:O", title="max n-gram order N", axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("BLEU:Q", title="sentence BLEU"),
+        y=alt.Y("BLEU:Q", title="sentence BLEU", scale=_score_scale(data.BLEU.tolist())),
         tooltip=["N:O", alt.Tooltip("BLEU:Q", format=".2f")],
     ).properties(title="Effect of N", width=WIDTH)
 

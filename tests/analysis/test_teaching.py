@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleu
+from bleu.analysis.brevity import sentence_brevity
 from bleu.analysis.teaching import (
     CLASSIC_CANDIDATE,
     CLASSIC_REFERENCES,
@@ -112,6 +113,34 @@ def test_no_match_at_all_is_zero_under_every_smoothing():
     for row in smoothing_comparison("x y z", ["a b c"]):
         assert row.score == 0.0
         assert row.note == "no match at all: 0"
+
+
+@pytest.mark.parametrize("effective_order", [False, True])
+def test_empty_candidate_says_so_and_counts_every_p_n_as_0(effective_order: bool):
+    """sacrebleu returns 0 as soon as no n-gram matches, before smoothing and effective order:
+    the page must not claim that effective order drops 0/0 orders, nor show a made-up 0/1."""
+    walk = walkthrough("", ["the cat is on the mat"], effective_order=effective_order)
+    theirs = sacrebleu.sentence_bleu("", ["the cat is on the mat"])
+    assert walk.score == theirs.score == 0.0
+    assert [s.used_text for s in walk.orders] == ["0 (0/0 counted as 0)"] * 4
+    assert [s.raw_text for s in walk.orders] == ["0/0: undefined"] * 4
+    (note,) = notes(walk)
+    assert note.startswith("The candidate is empty") and "Effective order drops" not in note
+    assert walk.collapse == "The candidate is empty: BLEU is 0 whatever the smoothing."
+    assert r"\text{(the candidate is empty)}" in walk.latex
+    words = walkthrough("x y z", ["a b c"], effective_order=effective_order)
+    assert notes(words)[0].startswith("No candidate word is in any reference")
+    assert words.collapse.startswith("No candidate word is in any reference")
+    assert [s.used_text for s in words.orders] == ["0/3 = 0.00%", "0/2 = 0.00%", "0/1 = 0.00%",
+                                                   "0 (0/0 counted as 0)"]
+
+
+@pytest.mark.parametrize("references", [[], [None]])
+def test_no_reference_is_refused_in_the_pages_words(references: list):
+    for compute in (walkthrough, sentence_brevity):
+        with pytest.raises(InputError) as refused:
+            compute("the cat", references)
+        assert str(refused.value) == "Give at least one reference (one per line)."
 
 
 def test_custom_weights_by_hand():

@@ -117,12 +117,14 @@ def test_compare_page_tests_every_metric_as_the_core_does():
     assert not at.exception
     a, b = at.selectbox(key="compare_a").value, at.selectbox(key="compare_b").value
     tests = next(d.value for d in at.dataframe if "p (AR)" in d.value.columns)
-    assert list(tests["metric"]) == ["BLEU", "chrF2"]
+    assert list(tests["metric"]) == ["BLEU", "chrF"]  # the sidebar's names
+    caption = " ".join(c.value for c in at.caption).replace("\\", "")  # Markdown escapes
+    assert "Add chrF++ or TER under Also compute" in caption and "Add chrF," not in caption
     refs = [lines("generaltest2022.en-de.ref.A.de"), lines("generaltest2022.en-de.ref.B.de")]
     systems = {a: lines(f"generaltest2022.en-de.hyp.{a}.de"),
                b: lines(f"generaltest2022.en-de.hyp.{b}.de")}
     expected = {"BLEU": bleu.paired_bootstrap(systems, refs, baseline=a, n_samples=1000),
-                "chrF2": bleu.paired_bootstrap(systems, refs, baseline=a, n_samples=1000,
+                "chrF": bleu.paired_bootstrap(systems, refs, baseline=a, n_samples=1000,
                                                metric=bleu.CHRF())}
     for _, row in tests.iterrows():
         found = expected[row["metric"]]

@@ -46,6 +46,22 @@ def test_smoothing_and_sweep_charts():
     assert [r["BLEU"] for r in plotted] == pytest.approx([score for _, score in sweep])
 
 
+def test_score_charts_keep_an_axis_when_every_score_is_0():
+    """An empty candidate scores 0 everywhere: the axis still runs from 0 up (not one tick)."""
+    charts_of_zeros = (charts.smoothing_chart(smoothing_comparison("", ["the cat"])),
+                       charts.order_sweep_chart(order_sweep("", ["the cat"])))
+    for chart in charts_of_zeros:
+        assert {r["BLEU"] for r in _values(chart)} == {0.0}
+        spec = chart.to_dict()
+        layers = spec.get("layer", [spec])
+        low, high = layers[0]["encoding"]["y"]["scale"]["domain"]
+        assert low == 0 and high >= 1
+    scores = [r.score for r in smoothing_comparison("the cat sat", ["the cat sat on"])]
+    domain = charts.smoothing_chart(smoothing_comparison(
+        "the cat sat", ["the cat sat on"])).to_dict()["layer"][0]["encoding"]["y"]["scale"]
+    assert domain["domain"][1] > max(scores)
+
+
 def test_precisions_chart_plots_both_precisions():
     walk = walkthrough(CLASSIC_CANDIDATE, list(CLASSIC_REFERENCES))
     rows = _values(charts.precisions_chart(walk))
