@@ -15,6 +15,7 @@ import streamlit as st
 import bleu
 from bleu.analysis import compare, concordance, highlight
 from bleu.analysis.escaping import escape_markdown, show_controls
+from bleu.analysis.formatting import SMALL_DELTA, metric_delta
 from bleu.analysis.segment_edit import edit_segment
 from bleu.analysis.segments import (
     reference_lengths,
@@ -171,9 +172,10 @@ def whatif(data: Dataset, names: Sequence[str], segment: int, sentence: BLEUOpti
                               segment_references(data, segment), options, sentence)
         m1, m2 = st.columns(2)
         m1.metric("Sentence BLEU", f"{result.sentence_after:.2f}",
-                  delta=f"{result.sentence_after - result.sentence_before:+.2f}")
+                  **metric_delta(result.sentence_after - result.sentence_before))
         m2.metric(f"Corpus BLEU of {escape_markdown(system)}", f"{result.corpus_after.score:.2f}",
-                  delta=f"{result.corpus_after.score - result.corpus_before.score:+.4f}",
+                  **metric_delta(result.corpus_after.score - result.corpus_before.score,
+                                 SMALL_DELTA),
                   help="One segment of many moves the corpus score a little: the change is "
                        "shown with 4 decimals.")
         if result.changed:

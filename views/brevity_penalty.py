@@ -14,7 +14,7 @@ from bleu.analysis.brevity import (
     zoom_window,
 )
 from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import COUNT, FACTOR, SCORE, Column
+from bleu.analysis.formatting import COUNT, FACTOR, SCORE, SMALL_DELTA, Column, metric_delta
 from bleu.analysis.teaching import fmt_factor, fmt_score
 from bleu.charts import teaching as charts
 from bleu.errors import InputError
@@ -112,8 +112,8 @@ def whatif(data: Dataset, opts: BLEUOptions) -> None:
     point = next(p for p in found.points if p.percent == percent)
     base = found.baseline
     m1, m2, m3 = st.columns(3)
-    m1.metric("BLEU", fmt_score(point.score), delta=f"{point.score - base.score:+.2f}")
-    m2.metric("BP", fmt_factor(point.bp), delta=f"{point.bp - base.bp:+.4f}")
+    m1.metric("BLEU", fmt_score(point.score), **metric_delta(point.score - base.score))
+    m2.metric("BP", fmt_factor(point.bp), **metric_delta(point.bp - base.bp, SMALL_DELTA))
     m3.metric("c/r", f"{point.ratio:.4f}")
     rows = [{"": label, **{f"p_{n} (%)": p for n, p in enumerate(found_at.precisions, start=1)}}
             for label, found_at in (("now", point), ("at 0 %", base))]

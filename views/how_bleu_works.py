@@ -8,6 +8,7 @@ order are this page's own sentence-BLEU settings, labelled so, starting at sacre
 import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown, show_controls
+from bleu.analysis.formatting import metric_delta
 from bleu.analysis.teaching import (
     CLASSIC_CANDIDATE,
     CLASSIC_REFERENCES,
@@ -183,5 +184,5 @@ if custom:
     uniform = walkthrough(candidate, references, smooth_method=method, smooth_value=value,
                           effective_order=effective, **common)
     st.metric("BLEU with your weights", fmt_score(walk.score),
-              delta=f"{walk.score - uniform.score:+.2f} against uniform weights "
-                    f"({fmt_score(uniform.score)})")
+              **metric_delta(walk.score - uniform.score,
+                             suffix=f" against uniform weights ({fmt_score(uniform.score)})"))

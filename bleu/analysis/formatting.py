@@ -34,12 +34,17 @@ class NumberFormat:
     thousands: bool = False
 
     def text(self, value: object) -> str:
-        """``value`` written by this rule; ``MISSING`` for None or NaN."""
+        """``value`` written by this rule; ``MISSING`` for None or NaN. A value that rounds to
+        zero is written without a minus ("+0.00", never "-0.00")."""
         if value is None or (isinstance(value, Real) and math.isnan(float(value))):
             return MISSING
         sign = "+" if self.signed else ""
         comma = "," if self.thousands else ""
-        return f"{float(value):{sign}{comma}.{self.decimals}f}"
+        return f"{float(value):{sign}z{comma}.{self.decimals}f}"
+
+    def shows_zero(self, value: float) -> bool:
+        """Whether ``value`` is written as zero by this rule."""
+        return round(float(value), self.decimals) == 0
 
     @property
     def printf(self) -> str:
@@ -64,6 +69,15 @@ RATIO = NumberFormat(3)
 FACTOR = NumberFormat(4)
 CORRELATION = NumberFormat(3)
 COUNT = NumberFormat(0, thousands=True)
+#: a change of a corpus score made by one segment (small: 4 decimals), or of BP
+SMALL_DELTA = NumberFormat(4, signed=True)
+
+
+def metric_delta(value: float, rule: NumberFormat = DELTA, suffix: str = "") -> dict[str, str]:
+    """``st.metric``'s delta arguments for a change: written by ``rule``, and with no arrow or
+    colour when it shows as zero (Streamlit would draw "+0.00" as a green rise)."""
+    flat = {"delta_arrow": "off", "delta_color": "off"} if rule.shows_zero(value) else {}
+    return {"delta": rule.text(value) + suffix, **flat}
 
 
 @dataclass(frozen=True)
@@ -76,11 +90,17 @@ class Column:
 
 def display_frame(frame: pd.DataFrame, columns: Mapping[str, Column]) -> pd.DataFrame:
     """``frame`` with each formatted column that holds a missing value written as text by its
-    rule (a data grid would print ``None``); other columns keep their numbers (they sort)."""
+    rule (a data grid would print ``None``); other columns keep their numbers (they sort), those
+    that round to zero set to 0.0 (the grid's printf would write "-0.00")."""
     shown = frame.copy()
     for name, column in columns.items():
-        if column.format is not None and name in shown and shown[name].isna().any():
+        if column.format is None or name not in shown:
+            continue
+        if shown[name].isna().any():
             shown[name] = [column.format.text(value) for value in shown[name]]
+        elif pd.api.types.is_float_dtype(shown[name]):
+            values = shown[name]
+            shown[name] = values.where(values.round(column.format.decimals) != 0, 0.0)
     return shown
 
 

@@ -16,15 +16,17 @@ from bleu.analysis.formatting import (
     PRECISION,
     RATIO,
     SCORE,
+    SMALL_DELTA,
     Column,
     display_frame,
+    metric_delta,
     text_frame,
 )
 
 
 def test_each_kind_by_hand():
     assert SCORE.text(26.4912) == "26.49" and SCORE.text(82.2134) == "82.21"
-    assert DELTA.text(2.249) == "+2.25" and DELTA.text(-0.004) == "-0.00"
+    assert DELTA.text(2.249) == "+2.25" and DELTA.text(-0.006) == "-0.01"
     assert PRECISION.text(58.2879) == "58.3"
     assert P_VALUE.text(1 / 1001) == "0.0010"
     assert RATIO.text(1.0109) == "1.011" and RATIO.text(1.017) == "1.017"
@@ -53,3 +55,16 @@ def test_frames_become_text_only_where_needed():
     assert shown["BLEU"].dtype == np.float64  # no missing value: numbers, that sort
     assert list(text_frame(frame, columns)["BLEU"]) == ["50.00", "49.12"]
     assert frame["p"].isna().iloc[0]  # the caller's frame is left as it was
+
+
+def test_a_change_that_rounds_to_zero_has_no_minus_and_no_arrow():
+    assert DELTA.text(-0.004) == "+0.00" == DELTA.text(0.004) and SCORE.text(-0.001) == "0.00"
+    assert SMALL_DELTA.text(-0.00004) == "+0.0000" and SMALL_DELTA.text(-0.0002) == "-0.0002"
+    assert DELTA.shows_zero(-0.004) and not DELTA.shows_zero(-0.006)
+    assert metric_delta(-0.004) == {"delta": "+0.00", "delta_arrow": "off", "delta_color": "off"}
+    assert metric_delta(1.5, suffix=" vs uniform") == {"delta": "+1.50 vs uniform"}
+    assert metric_delta(-0.0002, SMALL_DELTA) == {"delta": "-0.0002"}
+    # a data grid's printf would write -0.004 as "-0.00": the value shown is set to 0.0
+    frame = pd.DataFrame({"Δ": [-0.004, -0.006, 0.5]})
+    shown = display_frame(frame, {"Δ": Column(DELTA)})
+    assert list(shown["Δ"]) == [0.0, -0.006, 0.5] and math.copysign(1, shown["Δ"].iloc[0]) == 1
