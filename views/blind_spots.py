@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from bleu.analysis import blind_spots, interpretation
-from bleu.analysis.blind_spots import LANGUAGES, METRIC_COLUMNS, Case
+from bleu.analysis.blind_spots import LANGUAGES, METRIC_COLUMNS, METRIC_HELP, Case
 from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.external import Matching
 from bleu.analysis.formatting import SCORE, Column
@@ -25,7 +25,8 @@ LANGUAGE_NAMES = list(LANGUAGES)
 MQM_HELP = ("Published MQM score of the real output (negated: 0 = the raters found no error); "
             "a dash for an edited text, which no human rated.")
 #: how the score tables show numbers: by the app's rule (2 decimals, a dash where missing)
-SCORE_COLUMNS = {**{column: Column(SCORE) for column in (*METRIC_COLUMNS, "ROUGE-L recall")},
+SCORE_COLUMNS = {**{column: Column(SCORE, help=METRIC_HELP[column])
+                    for column in (*METRIC_COLUMNS, "ROUGE-L recall")},
                  "MQM (human)": Column(SCORE, help=MQM_HELP)}
 
 
@@ -66,11 +67,10 @@ def show_case(case: Case, opts: BLEUOptions, synonyms: bool) -> None:
     """One ready-made case: what it teaches, its texts, every metric."""
     st.info(escape_markdown(case.lesson), icon=":material/lightbulb:")
     st.caption(escape_markdown(f"{case.data}. Source: {case.source_text}"))
-    references = list(dict.fromkeys(r for c in case.candidates for r in c.references))
     lines = [f"- **{escape_markdown(c.label)}**: {escape_markdown(c.hypothesis)} "
              f"*({escape_markdown(c.origin)})*" for c in case.candidates]
-    lines += [f"- *reference {k}*: {escape_markdown(ref)}"
-              for k, ref in enumerate(references, start=1)]
+    lines += [f"- *{escape_markdown(name)}*: {escape_markdown(ref)}"
+              for name, ref in case.named_references()]
     st.markdown("\n".join(lines))
     frame = _case_frame(case.key, opts.tokenize, opts.lowercase, synonyms)
     score_table(frame.drop(columns=["origin"]), "blind_scores")
@@ -120,8 +120,11 @@ def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> No
     label = matched.scores.label
     c1, c2 = st.columns(2)
     system = c1.selectbox("System", names, format_func=show_controls, key="blind_system")
+    guessed = data.target_language if data.target_language in LANGUAGES else "other"
     language = c2.selectbox("Target language", LANGUAGE_NAMES, format_func=LANGUAGES.get,
-                            index=LANGUAGE_NAMES.index("other"), key="blind_corpus_language")
+                            index=LANGUAGE_NAMES.index(guessed), key="blind_corpus_language",
+                            help="Guessed from the file names or the script; it picks METEOR's "
+                                 "stemmer and synonyms and ROUGE's tokens.")
     stats = _compute.system_stats(data, opts)[system]
     bleu_scores = np.asarray(sentence_scores(stats, sentence_options(opts)))
     picked = blind_spots.disagreements(bleu_scores, external[system], k=5)

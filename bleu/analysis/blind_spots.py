@@ -36,6 +36,22 @@ LANGUAGES = {"en": "English", "de": "German", "zh": "Chinese", "other": "another
 ASIAN_TOKENIZERS = ("zh", "ja-mecab", "ko-mecab", "char")
 #: the score columns of ``case_frame`` and ``PairScores.row``, in display order
 METRIC_COLUMNS = ("BLEU", "chrF", "TER", "ROUGE-L", "METEOR")
+#: what each score column means, for the tables' column help
+METRIC_HELP = {
+    "BLEU": "Sentence BLEU with sacrebleu's sentence defaults (exp smoothing, effective order) "
+            "and the sidebar's tokenizer.",
+    "chrF": "chrF2: character 1- to 6-gram F-score, recall weighted twice (β = 2); equal to "
+            "sacrebleu's.",
+    "TER": "Translation edit rate: word edits (shifts included) per reference word × 100. "
+           "Lower is better; it can pass 100.",
+    "ROUGE-L": "ROUGE-L F1 (rouge-score): precision and recall of the longest common "
+               "subsequence of words, against the best reference.",
+    "ROUGE-L recall": "The longest common subsequence's share of that reference: how much of "
+                      "it the output contains, in order.",
+    "METEOR": "METEOR (NLTK): unigram matches (exact, stem, WordNet synonyms for English) with "
+              "a penalty for fragmented matches that is never 0, so an identical output of m "
+              "words scores 100 × (1 − 0.5/m³): 99.95 for 10 words.",
+}
 
 
 @dataclass(frozen=True)
@@ -48,6 +64,7 @@ class Candidate:
     origin: str  # "real: <file>, line n" or "edited: <what changed>"
     mqm: float | None = None  # the human MQM score (negated; 0 = no error) where rated
     tokenize: str | None = None  # a tokenizer this candidate is about (None: the caller's)
+    reference_names: tuple[str, ...] = ()  # the references' names in the test set ("ref A")
 
 
 @dataclass(frozen=True)
@@ -61,6 +78,19 @@ class Case:
     source_text: str
     data: str  # which test set and segment
     candidates: tuple[Candidate, ...]
+
+    def named_references(self) -> tuple[tuple[str, str], ...]:
+        """Each distinct reference once, as (name, text): the test set's name where the case
+        file gives one ("ref A", as the candidates' labels say), else "reference k" (just
+        "reference" when there is one)."""
+        names: dict[str, str | None] = {}
+        for candidate in self.candidates:
+            given = dict(zip(candidate.references, candidate.reference_names, strict=False))
+            for ref in candidate.references:
+                names[ref] = names.get(ref) or given.get(ref)
+        numbered = len(names) > 1
+        return tuple((name or (f"reference {k}" if numbered else "reference"), ref)
+                     for k, (ref, name) in enumerate(names.items(), start=1))
 
 
 def load_cases(path: str | Path) -> tuple[Case, ...]:
@@ -76,7 +106,7 @@ def _case(item: dict[str, Any]) -> Case:
     refs = tuple(item["references"])
     candidates = tuple(
         Candidate(c["label"], c["hypothesis"], tuple(c.get("references", refs)), c["origin"],
-                  c.get("mqm"), c.get("tokenize"))
+                  c.get("mqm"), c.get("tokenize"), tuple(c.get("reference_names", ())))
         for c in item["candidates"])
     if item["language"] not in LANGUAGES:
         raise ValueError(f"unknown language {item['language']!r} in case {item['key']!r}")

@@ -22,6 +22,7 @@ from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from bleu.analysis.blind_spots import (
     METRIC_COLUMNS,
+    METRIC_HELP,
     case_frame,
     disagreements,
     load_cases,
@@ -126,6 +127,29 @@ def test_the_cases_teach_what_they_say():
     assert list(scores["cjk"].tokenizer) == ["13a", "zh"]
     assert scores["cjk"].BLEU.iloc[0] == 0 and scores["cjk"].BLEU.iloc[1] > 50
     assert scores["cjk"].chrF.iloc[0] == scores["cjk"].chrF.iloc[1]
+
+
+@pytest.mark.parametrize("m", [3, 10])
+def test_meteor_help_says_what_an_identical_output_scores(m):
+    words = " ".join(f"w{i}" for i in range(m))
+    assert score_pair(words, [words]).meteor == pytest.approx(100 * (1 - 0.5 / m**3), abs=1e-9)
+    assert f"{100 * (1 - 0.5 / 10**3):.2f} for 10 words" in METRIC_HELP["METEOR"]
+    assert set(METRIC_HELP) == {*METRIC_COLUMNS, "ROUGE-L recall"}
+
+
+def test_references_are_named_as_the_candidates_labels_say():
+    """The labels say "against refs A, C": the references are listed as ref A, ref C, ref D
+    (not "reference 1, 2, 3"); a case with one unnamed reference calls it "reference"."""
+    by_key = {case.key: case for case in CASES}
+    several = by_key["references"]
+    named = dict(several.named_references())
+    assert list(named) == ["ref A", "ref C", "ref D"]
+    for candidate in several.candidates:
+        letters = [named_as.removeprefix("ref ") for named_as, text in named.items()
+                   if text in candidate.references]
+        assert candidate.label.endswith(", ".join(letters))
+    (only,) = by_key["negation"].named_references()
+    assert only == ("reference", by_key["negation"].candidates[0].references[0])
 
 
 @needs_wordnet

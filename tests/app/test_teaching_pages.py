@@ -380,6 +380,7 @@ def test_blind_spots_own_pair_corpus_disagreements_and_guide():
     assert not at.exception
     found = frame(at, "direction")
     assert len(found) == 10 and set(found.direction.str[:4]) == {"the ", "BLEU"}
+    assert at.selectbox(key="blind_corpus_language").value == "de"  # en-de: guessed German
     # the guide: the loaded systems' bands and one output under other settings
     bands = frame(at, "interpretation")
     assert bands.BLEU.iloc[0] == "< 10"
