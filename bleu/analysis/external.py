@@ -173,9 +173,10 @@ def parse_scores(data: bytes | str, source: str = "<text>", *, label: str | None
 
 
 def read_scores(path: str | Path, **options: object) -> ExternalScores:
-    """``parse_scores`` of a file on disk (UTF-8)."""
+    """``parse_scores`` of a file on disk (UTF-8), named by its file name as an upload would be
+    (messages shown in the browser never carry a server path)."""
     path = Path(path)
-    return parse_scores(path.read_bytes(), str(path), **options)  # type: ignore[arg-type]
+    return parse_scores(path.read_bytes(), path.name, **options)  # type: ignore[arg-type]
 
 
 def suggest_aliases(file_systems: Sequence[str], loaded: Sequence[str]) -> dict[str, str]:

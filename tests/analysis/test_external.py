@@ -27,6 +27,7 @@ LOADED = ["Facebook-AI", "HuaweiTSC", "NVIDIA-NeMo", "Online-W", "UEdin", "VolcT
 def test_mqm_file_loads_as_published():
     scores = read_scores(MQM_FILE, n_segments=1002)
     assert scores.label == "MQM"
+    assert scores.source == MQM_FILE.name  # named as an upload would be: no server path
     assert "Nemo" in scores.systems and "ref-A" in scores.systems
     assert scores.matrix.shape == (len(scores.systems), 1002)
     # hand-checked facts of the file (MANIFEST): 475 of 1002 segments unrated, scores <= 0

@@ -117,6 +117,9 @@ def test_bad_score_file_keeps_what_was_loaded():
     at.button(key="load_mqm_sample").click().run()
     assert correlations(at).shape[0] == 2
     assert not any("fewer than 5" in plain(w.value) for w in at.warning)  # 8 systems
+    shown = [plain(e.value) for e in (*at.caption, *at.warning, *at.info, *at.markdown)]
+    assert any("mqm_newstest2021_ende.avg_seg_scores.tsv" in text for text in shown)
+    assert not any(str(REPO) in text or "sample_data/" in text for text in shown)  # no paths
     at.file_uploader(key="scores_upload").set_value(
         [("bad.csv", b"system,seg_id,COMET\nUEdin,x,1\n", "text/csv")]).run()
     assert any("line 2: expected an integer segment id" in plain(e.value) for e in at.error)
