@@ -159,11 +159,13 @@ def segment_html(explanation: Explanation, orders: Sequence[int] | None = None, 
 
 
 def legend_html() -> str:
-    """A one-line legend of the three statuses and the ``differs`` mark."""
+    """A one-line legend of the three statuses and the ``differs`` mark; each status says what
+    it means on the output's side and on a reference's."""
     samples = [
         ("match", "matched (credited)"),
-        ("clip", "clipped (over the max count in any reference)"),
-        ("miss", "unmatched"),
+        ("clip", "clipped: in the output, a copy past the most any one reference has; in a "
+                 "reference, a copy past the output's count"),
+        ("miss", "unmatched: in no reference / not in the output"),
         ("miss differs", "not in the other system's output"),
     ]
     spans = [f'<span class="ngram {status} legend">{escape_html(text)}</span>'

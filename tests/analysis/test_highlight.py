@@ -10,7 +10,7 @@ import pytest
 
 import bleu
 from bleu.analysis.escaping import escape_html
-from bleu.analysis.highlight import reference_html, segment_html
+from bleu.analysis.highlight import legend_html, reference_html, segment_html
 
 
 class Spans(HTMLParser):
@@ -71,6 +71,20 @@ def test_clipping_by_hand():
     assert "3× in the hypothesis" in clipped["title"]
     assert "at most 2× in one reference (reference 1)" in clipped["title"]
     assert "only 2 of 3 credited" in clipped["title"]
+
+
+def test_a_reference_copy_past_the_outputs_count_is_clipped_and_the_legend_says_so():
+    # output "the cat", reference "the cat on the mat": the reference's second "the" is a copy
+    # the output has no more of; "on" and "mat" are not in the output
+    explanation = bleu.explain("the cat", ["the cat on the mat"], tokenize="none")
+    spans = parse(reference_html(explanation, 0)).spans
+    assert statuses(spans, 1) == [("the", "match"), ("cat", "match"), ("on", "miss"),
+                                  ("the", "clip"), ("mat", "miss")]
+    legend = {status: html.unescape(text) for status, text in
+              re.findall(r'<span class="ngram ([a-z ]+) legend">([^<]*)</span>', legend_html())}
+    assert set(legend) == {"match", "clip", "miss", "miss differs"}
+    assert "in a reference, a copy past the output's count" in legend["clip"]
+    assert "not in the output" in legend["miss"]
 
 
 def test_multiple_references_name_the_supplier():
