@@ -25,6 +25,7 @@ from bleu.analysis.teaching import (
     smoothing_comparison,
     smoothing_frame,
     tab_label,
+    undefined_note,
     walkthrough,
 )
 from bleu.charts import teaching as charts
@@ -133,11 +134,7 @@ tabs = st.tabs([tab_label(step) for step in walk.orders])
 for tab, step in zip(tabs, walk.orders, strict=True):
     with tab:
         if not step.defined:
-            then = ("effective order drops it" if not step.used else
-                    "without effective order sacrebleu counts it as 0" if step.precision == 0
-                    else "add-k makes it a number")
-            st.info(f"The candidate has no {step.order}-grams: p_{step.order} = 0/0 is "
-                    f"undefined; {then}.")
+            st.info(undefined_note(step))
             continue
         _tables.dataframe(ngram_frame(walk, step.order), hide_index=True, column_config=help_config,
                      key=f"teach_ngrams_{step.order}")

@@ -464,6 +464,16 @@ def notes(walk: Walkthrough) -> tuple[str, ...]:
     return tuple(out)
 
 
+def undefined_note(step: OrderStep) -> str:
+    """What happens to an order the candidate has no n-grams of (p_n = 0/0)."""
+    then = ("no n-gram matches at all, so sacrebleu counts it as 0 and BLEU is 0"
+            if step.status == NOTHING else
+            "effective order drops it" if not step.used else
+            "without effective order sacrebleu counts it as 0" if step.precision == 0
+            else "add-k makes it a number")
+    return f"The candidate has no {step.order}-grams: p_{step.order} = 0/0 is undefined; {then}."
+
+
 def _no_match_note(walk: Walkthrough) -> str:
     """Why no smoothing or effective order applies when no unigram matches."""
     if not walk.tokens:

@@ -76,7 +76,8 @@ def disagreement_chart(bleu_scores: np.ndarray, external: np.ndarray, picked: pd
     data = pd.DataFrame({"segment": [i + 1 for i in rated],
                          "sentence BLEU": np.asarray(bleu_scores, dtype=float)[rated],
                          "external": values[rated]})
-    x = alt.X("sentence BLEU:Q", title="sentence BLEU")
+    x = alt.X("sentence BLEU:Q", title="sentence BLEU",
+              scale=alt.Scale(domain=[0, 100], nice=False))  # the scale's own range, not 110
     y = alt.Y("external:Q", title=label, scale=alt.Scale(zero=False))
     dots = alt.Chart(data).mark_circle(size=16, opacity=0.35, color="gray").encode(
         x=x, y=y, tooltip=["segment:Q", alt.Tooltip("sentence BLEU:Q", format=".2f"),

@@ -91,7 +91,8 @@ def external_scatter_chart(metric_scores: Mapping[str, np.ndarray],
     data = external_scatter_data(metric_scores, external)
     shown = list(dict.fromkeys(data["system"]))
     return alt.Chart(data).mark_circle(size=20, opacity=scatter_opacity(len(data))).encode(
-        x=alt.X("metric:Q", title=metric),
+        x=alt.X("metric:Q", title=metric, scale=alt.Scale(  # 0..100 (TER may pass 100)
+            domain=[0, max(100.0, float(data["metric"].max()) if len(data) else 0.0)], nice=False)),
         y=alt.Y("external:Q", title=label),
         color=system_color(shown, list(metric_scores)).legend(symbolOpacity=1),
         tooltip=["system:N", "segment:Q", alt.Tooltip("metric:Q", format=SCORE.d3, title=metric),

@@ -165,13 +165,14 @@ def contribution_chart(frame: pd.DataFrame, a: str, b: str,
     order = [str(i) for i in data["id"]]
     data["segment"] = order
     return alt.Chart(data).mark_bar().encode(
-        y=alt.Y("segment:N", sort=order, title="segment"),
+        y=alt.Y("segment:N", sort=order, title="segment",
+                axis=alt.Axis(labelOverlap=False)),  # every bar named (Vega hid every other)
         x=alt.X("swap:Q", title=f"change of {a}'s corpus BLEU with {b}'s output there"),
         color=alt.Color("better:N", title="better output",
                         scale=alt.Scale(domain=[a, b], range=system_colors([a, b], systems))),
         tooltip=[alt.Tooltip("id:Q", title="segment"),
                  alt.Tooltip("swap:Q", format=".3f", title="change of A's BLEU"), "better:N"],
-    ).properties(height=alt.Step(16), title=f"Segments that decide {a} vs {b}")
+    ).properties(height=alt.Step(18), title=f"Segments that decide {a} vs {b}")
 
 
 def document_chart(frame: pd.DataFrame, a: str, b: str,

@@ -238,17 +238,21 @@ def buckets_chart(buckets: pd.DataFrame) -> alt.Chart:
 
 
 def tokenizer_grid_chart(grid: TokenizerGrid) -> alt.Chart:
-    """BLEU per system for every tokenizer x case: the spread a tokenizer choice makes."""
+    """BLEU per system for every tokenizer x case: the spread a tokenizer choice makes. Each
+    case has its own lane in a system's row (mixed above lowercase), so the two do not pile up;
+    the legends sit below, where a short chart cannot cut them off."""
     data = grid.cells.assign(case=["lowercase" if lc else "mixed" for lc in grid.cells.lowercase])
     data = data[["system", "tokenize", "case", "score", "rank", "signature"]]
+    below = alt.Legend(orient="bottom")
     return alt.Chart(data).mark_point(filled=True, size=70).encode(
         x=alt.X("score:Q", title="BLEU", scale=alt.Scale(zero=False)),
         y=alt.Y("system:N", title=None, sort=list(dict.fromkeys(data.system))),
-        color=alt.Color("tokenize:N", title="tokenizer"),
-        shape=alt.Shape("case:N", title="case"),
+        yOffset=alt.YOffset("case:N", sort=["mixed", "lowercase"]),
+        color=alt.Color("tokenize:N", title="tokenizer", legend=below),
+        shape=alt.Shape("case:N", title="case", legend=below),
         tooltip=["system:N", "tokenize:N", "case:N", alt.Tooltip("score:Q", format=".2f"),
                  "rank:Q", "signature:N"],
-    ).properties(title="BLEU under every tokenizer and case", width=WIDTH)
+    ).properties(title="BLEU under every tokenizer and case", width=WIDTH, height=alt.Step(14))
 
 
 def mqm_segments_chart(corr: MQMCorrelation) -> alt.Chart:
@@ -278,7 +282,8 @@ def segmentation_chart(table: pd.DataFrame) -> alt.Chart:
     """BLEU of the same unspaced output under each tokenizer."""
     data = table[["tokenize", "score", "tokens per segment"]]
     return alt.Chart(data).mark_bar().encode(
-        x=alt.X("tokenize:N", sort=list(data.tokenize), title="tokenizer"),
+        x=alt.X("tokenize:N", sort=list(data.tokenize), title="tokenizer",
+                axis=alt.Axis(labelAngle=0)),
         y=alt.Y("score:Q", title="BLEU"),
         tooltip=["tokenize:N", alt.Tooltip("score:Q", format=".2f"),
                  alt.Tooltip("tokens per segment:Q", format=".1f")],

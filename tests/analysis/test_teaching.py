@@ -22,6 +22,7 @@ from bleu.analysis.teaching import (
     smoothing_comparison,
     smoothing_frame,
     tab_label,
+    undefined_note,
     walkthrough,
 )
 from bleu.errors import InputError
@@ -128,6 +129,13 @@ def test_empty_candidate_says_so_and_counts_every_p_n_as_0(effective_order: bool
     assert note.startswith("The candidate is empty") and "Effective order drops" not in note
     assert walk.collapse == "The candidate is empty: BLEU is 0 whatever the smoothing."
     assert r"\text{(the candidate is empty)}" in walk.latex
+    assert undefined_note(walk.orders[0]) == (
+        "The candidate has no 1-grams: p_1 = 0/0 is undefined; no n-gram matches at all, so "
+        "sacrebleu counts it as 0 and BLEU is 0.")
+    short = walkthrough("the cat", ["the cat sat"], effective_order=effective_order)
+    assert undefined_note(short.orders[2]).endswith(
+        "effective order drops it." if effective_order
+        else "without effective order sacrebleu counts it as 0.")
     words = walkthrough("x y z", ["a b c"], effective_order=effective_order)
     assert notes(words)[0].startswith("No candidate word is in any reference")
     assert words.collapse.startswith("No candidate word is in any reference")

@@ -48,6 +48,7 @@ def test_disagreement_chart_rings_the_picked_segments():
     assert [r["segment"] for r in everything] == [1, 2, 3, 4, 5]  # the unrated 6th left out
     ringed = [r for r in rows if "direction" in r]
     assert [(r["segment"], r["external"]) for r in ringed] == [(1, 5.0), (5, 1.0)]
-    assert charts.disagreement_chart(bleu_scores, other, picked, "MQM").to_dict()[
-        "layer"][0]["encoding"]["y"]["title"] == "MQM"
+    layer = charts.disagreement_chart(bleu_scores, other, picked, "MQM").to_dict()["layer"][0]
+    assert layer["encoding"]["y"]["title"] == "MQM"
+    assert layer["encoding"]["x"]["scale"] == {"domain": [0, 100], "nice": False}
     assert pytest.approx(ringed[0]["sentence BLEU"]) == 10.0

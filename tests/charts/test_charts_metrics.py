@@ -62,6 +62,10 @@ def test_scatter_plots_rated_segments_only():
                                          {"A": np.array([np.nan, -1.5])}).to_dict()
     rows = next(iter(data["datasets"].values()))
     assert rows == [{"system": "A", "segment": 2, "metric": 20.0, "external": -1.5}]
+    assert data["encoding"]["x"]["scale"] == {"domain": [0, 100.0], "nice": False}  # not 110
+    ter = charts.external_scatter_chart({"A": np.array([130.0])}, {"A": np.array([-1.0])},
+                                        metric="TER").to_dict()
+    assert ter["encoding"]["x"]["scale"]["domain"] == [0, 130.0]  # TER may pass 100
 
 
 def test_correlation_chart_cells():
