@@ -74,6 +74,8 @@ def test_precisions_chart_has_one_dot_per_system_and_order(scores, hyps, ref):
     assert spec["facet"]["column"]["field"] == "order"
     assert spec["resolve"]["scale"]["x"] == "independent"  # each order on its own zoomed axis
     assert spec["spec"]["encoding"]["x"]["scale"]["zero"] is False
+    axis = spec["spec"]["encoding"]["x"]["axis"]  # the precision rule, ticks >= 0.1 apart
+    assert (axis["format"], axis["tickMinStep"], axis["labelOverlap"]) == (".1f", 0.1, True)
     for name in SYSTEMS:
         expected = sacrebleu.corpus_bleu(hyps[name], [ref]).precisions
         got = [row["precision"] for row in rows if row["system"] == name]
