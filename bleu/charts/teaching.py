@@ -172,7 +172,8 @@ def whatif_chart(whatif: WhatIf) -> alt.LayerChart:
     data = frame.assign(**{"100·BP": 100 * frame.bp}).melt(
         id_vars=["percent", "ratio"], value_vars=["score", "100·BP"], var_name="measure")
     lines = alt.Chart(data).mark_line(point=True).encode(
-        x=alt.X("ratio:Q", title="length ratio c/r", scale=alt.Scale(zero=False)),
+        x=alt.X("ratio:Q", title="length ratio c/r", scale=alt.Scale(zero=False),
+                axis=alt.Axis(labelFlush=False)),  # end labels centred on their ticks
         y=alt.Y("value:Q", title="BLEU / 100·BP"), color=alt.Color("measure:N", title=None),
         tooltip=["percent:Q", alt.Tooltip("ratio:Q", format=".3f"), "measure:N",
                  alt.Tooltip("value:Q", format=".2f")],
@@ -230,7 +231,8 @@ def buckets_chart(buckets: pd.DataFrame) -> alt.Chart:
     """Length ratio per sentence-length bucket, one line per system; 1 is the reference length."""
     order = list(dict.fromkeys(buckets.bucket))
     return alt.Chart(buckets).mark_line(point=True).encode(
-        x=alt.X("bucket:N", sort=order, title="reference length (tokens)"),
+        x=alt.X("bucket:N", sort=order, title="reference length (tokens)",
+                axis=alt.Axis(labelAngle=0)),
         y=alt.Y("ratio:Q", title="length ratio Σc/Σr", scale=alt.Scale(zero=False)),
         color=alt.Color("system:N", title="System"),
         tooltip=["system:N", "bucket:N", "segments:Q", alt.Tooltip("ratio:Q", format=".3f")],
