@@ -135,7 +135,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--quiet", "-q", action="store_true", help="No informational messages.")
     report.add_argument("--short", "-sh", action="store_true", help="The short signature.")
     report.add_argument("--score-only", "-b", action="store_true", help="Print the score only.")
-    report.add_argument("--width", "-w", type=int, default=1,
+    report.add_argument("--width", "-w", type=_decimals, default=1,
                         help="Decimals of the scores (default: 1).")
     report.add_argument("--no-color", "-nc", action="store_true",
                         help="Accepted for sacrebleu compatibility: output is never colored.")
@@ -168,6 +168,18 @@ def resampling_seed() -> int | None:
         ) from None
 
 
+def _decimals(text: str) -> int:
+    """``--width``: a whole number of decimals, 0 or more (sacrebleu crashes on -1)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a whole number of decimals, 0 or more; "
+                                         f"got {text!r}")
+    return value
+
+
 def _check_flags(args: argparse.Namespace) -> None:
     """Refuse what needs the internet, with a message saying why."""
     for flag in TEST_SET_FLAGS:
@@ -182,16 +194,31 @@ def _check_flags(args: argparse.Namespace) -> None:
                                f"{len(set(args.metrics))} were given with -m.")
 
 
+def _target_language(args: argparse.Namespace) -> str:
+    return args.langpair.split("-")[-1] if args.langpair else ""
+
+
+def _warn_about_language(args: argparse.Namespace) -> None:
+    """Once per run: a -l that is not a pair, and a tokenizer other than the target's own."""
+    from ..metrics.bleu import LANGUAGE_TOKENIZERS
+
+    if args.langpair is not None and "-" not in args.langpair:
+        logger.warning("-l expects a source-target pair such as en-de; %r is taken as the "
+                       "target language.", args.langpair)
+    target = _target_language(args)
+    scores_bleu = "bleu" in {metric.lower() for metric in args.metrics}
+    if scores_bleu and args.tokenize is not None and \
+            LANGUAGE_TOKENIZERS.get(target, args.tokenize) != args.tokenize:
+        logger.warning("Consider using the %r tokenizer for target language %r.",
+                       LANGUAGE_TOKENIZERS[target], target)
+
+
 def _bleu_options(args: argparse.Namespace) -> dict[str, object]:
     from ..metrics.bleu import LANGUAGE_TOKENIZERS
 
     tokenize = args.tokenize
-    target = args.langpair.split("-")[-1] if args.langpair else ""
     if tokenize is None:
-        tokenize = LANGUAGE_TOKENIZERS.get(target, "13a")
-    elif target in LANGUAGE_TOKENIZERS and tokenize != LANGUAGE_TOKENIZERS[target]:
-        logger.warning("Consider using the %r tokenizer for target language %r.",
-                       LANGUAGE_TOKENIZERS[target], target)
+        tokenize = LANGUAGE_TOKENIZERS.get(_target_language(args), "13a")
     return {"tokenize": tokenize, "lowercase": args.lowercase,
             "smooth_method": args.smooth_method, "smooth_value": args.smooth_value,
             "max_ngram_order": args.max_ngram_order,
@@ -374,6 +401,7 @@ def run(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> None:
     """Score what ``args`` asks for and print it to ``out`` in sacrebleu's shape."""
     _check_flags(args)
     _metrics(args)  # bad options (a tokenizer, a smoothing method...) fail before any file is read
+    _warn_about_language(args)
     if args.workspace is not None or args.save_workspace is not None:
         from .workspace import workspace_inputs
 

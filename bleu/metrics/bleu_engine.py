@@ -428,6 +428,7 @@ def warn_if_tokenized(hypotheses: Sequence[str], count: int | None = None) -> No
     if count >= 100:
         logger.warning(
             "%d hypothesis lines end in a tokenized period (' .'): the text looks tokenized "
-            "already, which lowers BLEU; detokenize it, or pass force=True if it is on purpose.",
+            "already, which lowers BLEU; detokenize it, or pass force=True (--force on the "
+            "command line) if it is on purpose.",
             count,
         )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -163,13 +163,20 @@ def score_from_stats(
                      sys_len, ref_len, signature)
 
 
+def _elementwise(function: Callable[[float], float], values: np.ndarray) -> np.ndarray:
+    """The math module's ``function`` on every element: numpy's SIMD log and exp may differ
+    from it (and so from sacrebleu) in the last bit, which JSON output shows."""
+    flat = values.ravel().tolist()
+    return np.fromiter(map(function, flat), np.float64, len(flat)).reshape(values.shape)
+
+
 def scores_from_stats(stats: np.ndarray, options: BLEUOptions, *,
                       float32: bool = False) -> np.ndarray:
     """BLEU for many rows of summed statistics at once (resamples, leave-one-out, buckets).
 
-    The vectorized twin of ``score_from_stats`` (equal to it to about 1e-15: numpy's log and
-    exp may differ from the math module's in the last bit), with the log terms added left to
-    right as Python's ``sum`` adds them. ``float32=True`` scores as sacrebleu scores bootstrap
+    The vectorized twin of ``score_from_stats``, equal to it exactly: the same operations in the
+    same order (the log terms added left to right as Python's ``sum`` adds them), logs and
+    exponentials by the math module. ``float32=True`` scores as sacrebleu scores bootstrap
     resamples: from float32 statistics, so that (NumPy >= 2) the precisions are float32 numbers.
     """
     stats = np.asarray(stats, dtype=np.float64)
@@ -186,9 +193,9 @@ def scores_from_stats(stats: np.ndarray, options: BLEUOptions, *,
     present = np.cumprod(total != 0, axis=1).astype(bool)  # sacrebleu stops at an empty order
     zero = correct == 0
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        bp = np.where(sys_len < ref_len,
-                      np.where(sys_len > 0, np.exp(1 - ref_len / np.maximum(sys_len, 1)), 0.0),
-                      1.0)
+        short = (sys_len < ref_len) & (sys_len > 0)
+        bp = np.where(sys_len < ref_len, 0.0, 1.0)
+        bp[short] = _elementwise(math.exp, 1 - ref_len[short] / sys_len[short])
         matched = (real(100.0) * correct) / total
         if method == "exp":
             halvings = np.cumsum(zero & present, axis=1)
@@ -200,7 +207,7 @@ def scores_from_stats(stats: np.ndarray, options: BLEUOptions, *,
         precisions = np.where(present, np.where(zero, smoothed, matched), real(0))
         precisions = precisions.astype(np.float64)
         logs = np.where(precisions == 0.0, float(LOG_ZERO),
-                        np.log(np.where(precisions > 0, precisions, 1.0)))
+                        _elementwise(math.log, np.where(precisions > 0, precisions, 1.0)))
     if options.effective_order:
         eff_order = np.maximum(present.sum(axis=1), 1)
     else:
@@ -208,9 +215,7 @@ def scores_from_stats(stats: np.ndarray, options: BLEUOptions, *,
     log_sum = np.zeros(len(stats))
     for n in range(order):  # left to right, as Python's sum() adds them
         log_sum = np.where(n < eff_order, log_sum + logs[:, n], log_sum)
-    with np.errstate(over="ignore"):
-        scores = bp * np.exp(log_sum / eff_order)
-    return np.where(no_match, 0.0, scores)
+    return np.where(no_match, 0.0, bp * _elementwise(math.exp, log_sum / eff_order))
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,7 @@ exact beyond 2**24 tokens (a corpus of some 16 million tokens), where the two co
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -176,15 +177,19 @@ def _ordered_systems(stats: Mapping[str, Any], scorer: StatsScorer, baseline: st
 # ------------------------------------------------------------------------------ resampling
 
 
-def estimate_ci(scores: np.ndarray) -> tuple[float, float, float, float]:
+def estimate_ci(scores: np.ndarray, *, exact_mean: bool = False,
+                ) -> tuple[float, float, float, float]:
     """Mean of resample scores, half the width of their central 95%, and its two ends
     (the ``n // 40``-th score from each end of the sorted list), as sacrebleu computes them:
     in the scores' own precision (float32 for chrF and TER, whose resamples sacrebleu scores
-    in float32), turned into Python floats at the end."""
+    in float32), turned into Python floats at the end. The mean of a paired test is numpy's;
+    that of a single system's interval (``exact_mean``, sacrebleu's ``Score.estimate_ci``) is
+    ``statistics.mean``: exact, rounded once to the scores' type."""
     ordered = np.sort(np.asarray(scores))
     lower = len(ordered) // 40
     low, high = ordered[lower], ordered[len(ordered) - lower - 1]
-    return float(ordered.mean()), float(0.5 * (high - low)), float(low), float(high)
+    mean = statistics.mean(ordered) if exact_mean else ordered.mean()
+    return float(mean), float(0.5 * (high - low)), float(low), float(high)
 
 
 def p_value(trials: np.ndarray, real: float) -> float:
@@ -283,9 +288,9 @@ def _real_scores(matrices: Sequence[np.ndarray], scorer: StatsScorer) -> np.ndar
                                    for m in matrices]))
 
 
-def _interval(name: str, score: float, scores: np.ndarray,
-              p: float | None = None) -> SignificanceResult:
-    mean, ci, low, high = estimate_ci(scores)
+def _interval(name: str, score: float, scores: np.ndarray, p: float | None = None, *,
+              exact_mean: bool = False) -> SignificanceResult:
+    mean, ci, low, high = estimate_ci(scores, exact_mean=exact_mean)
     return SignificanceResult(name, float(score), p, mean, ci, low, high)
 
 
@@ -438,7 +443,7 @@ def bootstrap_ci_from_stats(stats: np.ndarray, metric: BLEUOptions | StatsScorer
     n_samples = check_samples(n_samples)
     rng = np.random.default_rng(resolve_seed(seed))
     scores = _bootstrap_scores([matrix], scorer, rng, n_samples, _Reporter(None, n_samples))[0]
-    return _interval(scorer.name, _exact_scores([matrix], scorer)[0], scores)
+    return _interval(scorer.name, _exact_scores([matrix], scorer)[0], scores, exact_mean=True)
 
 
 def holm_bonferroni(p_values: Sequence[float] | np.ndarray) -> np.ndarray:

@@ -268,7 +268,7 @@ def test_paired_test_json_three_systems(test: list[str], ours, workdir: Path) ->
             if want is None:
                 assert value is None, key
             else:
-                assert type(value) is float and value == pytest.approx(want, abs=1e-6), key
+                assert type(value) is float and value == want, key  # to the last digit
 
 
 def test_seed_from_sacrebleu_seed(ours, workdir: Path) -> None:
@@ -292,6 +292,46 @@ def test_baseline_repeated_in_a_paired_test_is_skipped(ours) -> None:
     status, out, err = ours(args)
     assert status == 0 and "Ignoring 'Facebook-AI.de'" in err
     assert [r["system"] for r in json.loads(out)] == ["Baseline: Facebook-AI.de", "UEdin.de"]
+
+
+def test_confidence_of_every_metric_is_sacrebleus_to_the_last_digit(ours, workdir: Path) -> None:
+    """sacrebleu's single-system interval takes the exact ``statistics.mean`` (a float32 for
+    chrF and TER): the JSON numbers are equal, not merely close."""
+    args = ["refA.de", "-i", "UEdin.de", "-m", "bleu", "chrf", "ter", "--confidence", "-cin",
+            "300", "-f", "json", "-w", "12"]
+    mine, theirs = json.loads(ours(args)[1]), json.loads(sacrebleu(args, workdir))
+    def numbers(records: list[dict]) -> list[dict]:
+        return [{k: v for k, v in r.items() if k not in ("signature", "version")}
+                for r in records]
+
+    assert numbers(mine) == numbers(theirs)
+
+
+def test_width_must_be_zero_or_more(ours) -> None:
+    with pytest.raises(SystemExit) as stop:  # sacrebleu crashes with a traceback
+        ours(["refA.de", "-i", "UEdin.de", "-w", "-1"])
+    assert stop.value.code == 2
+
+
+def test_language_warnings_come_once_and_say_what_to_do(ours) -> None:
+    status, _, err = ours(["ref.zh", "-i", "Online-B.zh", "-l", "en-zh", "-tok", "13a"])
+    assert status == 0 and err.count("Consider using the 'zh' tokenizer") == 1
+    status, _, err = ours(["ref.zh", "-i", "Online-B.zh", "-l", "en-zh", "-tok", "13a",
+                           "-m", "chrf"])
+    assert status == 0 and "Consider using" not in err  # a BLEU tokenizer: BLEU's warning
+    status, _, err = ours(["refA.de", "-i", "UEdin.de", "-l", "de"])
+    assert status == 0 and "-l expects a source-target pair such as en-de" in err
+
+
+
+def test_tokenized_text_warning_names_the_flag(ours, workdir: Path) -> None:
+    lines = "".join(f"line {k} .\n" for k in range(100))
+    (workdir / "tokenized.txt").write_text(lines, encoding="utf-8")
+    status, _, err = ours(["tokenized.txt", "-i", "tokenized.txt"])
+    assert status == 0 and "100 hypothesis lines end in a tokenized period" in err
+    assert "(--force on the command line)" in err
+    assert "tokenized period" not in ours(["tokenized.txt", "-i", "tokenized.txt",
+                                           "--force"])[2]
 
 
 def test_quiet_keeps_stderr_free_of_information(ours) -> None:
