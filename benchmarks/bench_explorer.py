@@ -19,7 +19,7 @@ from corpora import WMT17, read_lines, wmt17_systems
 import bleu
 from bleu.analysis import compare, highlight
 from bleu.analysis.segments import SegmentFilter, filter_segments, sentence_options, sentence_table
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 
 N_SEGMENTS = 3000
 TARGET_S = 1.0

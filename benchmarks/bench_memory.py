@@ -26,7 +26,7 @@ import json, sys, time
 sys.path.insert(0, {here!r})
 from corpora import corpus
 from bleu.metrics.bleu import BLEU
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 from bleu.metrics.significance import paired_bootstrap_from_stats
 n, resamples = {n}, {resamples}
 hyps, refs = corpus(n, 1)

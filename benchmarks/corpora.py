@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 # Loaded up front, as in the app and in a notebook with pandas: the engine then encodes words
-# with Arrow at every size (``bleu.metrics.bleu_engine.arrow_pays``). A cold command-line run,
+# with Arrow at every size (``bleu.metrics.bleu.engine.arrow_pays``). A cold command-line run,
 # which does not load it for a small file, is what bench_cli.py measures.
 import pyarrow.compute  # noqa: F401
 

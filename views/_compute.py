@@ -16,7 +16,7 @@ from bleu.analysis.dashboard import Dashboard, build_dashboard
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu import BLEU
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 from views import _session, _state
 
 #: how Streamlit's caches hash the loaded data: by content, never by identity

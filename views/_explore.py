@@ -25,8 +25,8 @@ from bleu.analysis.segments import (
 )
 from bleu.io import TextFile, read_frequencies
 from bleu.io.dataset import Dataset
-from bleu.metrics.bleu_score import BLEUOptions
-from bleu.metrics.explain import Explanation
+from bleu.metrics.bleu.explain import Explanation
+from bleu.metrics.bleu.score import BLEUOptions
 from views import _compute, _session, _state
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.metrics.bleu_score import SMOOTH_DEFAULTS
+from bleu.metrics.bleu.score import SMOOTH_DEFAULTS
 from bleu.metrics.tokenizers import available_tokenizers
 from views import _session, _state, _uploads, _workspace
 from views._state import kept, kept_index

@@ -19,7 +19,7 @@ from bleu.analysis.metric_scores import MetricScores
 from bleu.analysis.ranking import AllPairs, all_pairs
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 from bleu.metrics.significance import DEFAULT_SAMPLES
 from views import _compute, _metrics, _session, _state
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-from bleu.metrics.bleu_score import SMOOTH_DEFAULTS, BLEUOptions
+from bleu.metrics.bleu.score import SMOOTH_DEFAULTS, BLEUOptions
 
 # --- loaded data ------------------------------------------------------------------------------
 DATASET = "dataset"  # the committed bleu.io.dataset.Dataset

@@ -12,7 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-from bleu.metrics.bleu_score import SMOOTH_DEFAULTS
+from bleu.metrics.bleu.score import SMOOTH_DEFAULTS
 from bleu.metrics.tokenizers import available_tokenizers
 from views import _metrics, _session, _state, _workspace
 

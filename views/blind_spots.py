@@ -17,7 +17,7 @@ from bleu.charts import blind_spots as charts
 from bleu.errors import InputError
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
-from bleu.metrics.bleu_score import BLEUOptions, score_from_stats
+from bleu.metrics.bleu.score import BLEUOptions, score_from_stats
 from views import _charts, _compute, _metrics, _session, _state, _tables
 
 CASES_FILE = _session.SAMPLE_DIR / "blind_spots" / "cases.json"

@@ -20,7 +20,7 @@ from bleu.charts import teaching as charts
 from bleu.errors import InputError
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 from views import _charts, _compute, _session, _state, _tables
 
 OWN_CANDIDATE, OWN_REFERENCES = "bp_candidate", "bp_references"

@@ -18,10 +18,11 @@ import numpy as np
 import pandas as pd
 
 from ..errors import UnknownOptionError
-from ..metrics.bleu import BLEU, References
-from ..metrics.bleu_engine import tokenize_line
-from ..metrics.bleu_score import BLEUOptions, brevity_penalty, score_from_stats
-from ..metrics.explain import explain
+from ..metrics.bleu import BLEU
+from ..metrics.bleu.engine import tokenize_line
+from ..metrics.bleu.explain import explain
+from ..metrics.bleu.score import BLEUOptions, brevity_penalty, score_from_stats
+from ..metrics.checks import References
 from .teaching import BrevityStep, brevity_step, require_reference
 
 #: default what-if sweep: -50 % .. +50 % in steps of 5

@@ -18,8 +18,8 @@ import pandas as pd
 
 from ..errors import InputError, LengthMismatchError
 from ..metrics.base import StatsScorer
-from ..metrics.bleu_engine import words
-from ..metrics.bleu_score import BLEUOptions, scores_from_stats
+from ..metrics.bleu.engine import words
+from ..metrics.bleu.score import BLEUOptions, scores_from_stats
 from ..metrics.significance import (
     DEFAULT_SAMPLES,
     as_scorer,

@@ -14,8 +14,8 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from ..metrics.bleu_engine import tokenize_line
-from ..metrics.bleu_score import BLEUOptions
+from ..metrics.bleu.engine import tokenize_line
+from ..metrics.bleu.score import BLEUOptions
 from .escaping import escape_html
 
 #: the marks around the n-gram in plain text (a data grid cell cannot be styled in part)

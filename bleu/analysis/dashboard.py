@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..metrics.base import SignificanceResult
 from ..metrics.bleu import signature
-from ..metrics.bleu_score import BLEUOptions, BLEUScore, score_from_stats
+from ..metrics.bleu.score import BLEUOptions, BLEUScore, score_from_stats
 from ..metrics.significance import bootstrap_ci_from_stats, paired_bootstrap_from_stats
 from .escaping import safe_csv
 from .formatting import COUNT, DELTA, P_VALUE, PRECISION, RATIO, SCORE, Column, text_frame

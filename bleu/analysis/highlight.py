@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..metrics.explain import Explanation, NgramMatch
+from ..metrics.bleu.explain import Explanation, NgramMatch
 from .escaping import escape_html
 
 _CSS = (

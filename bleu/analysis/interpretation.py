@@ -18,8 +18,9 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from ..metrics.bleu import BLEU, References, signature
-from ..metrics.bleu_score import BLEUOptions
+from ..metrics.bleu import BLEU, signature
+from ..metrics.bleu.score import BLEUOptions
+from ..metrics.checks import References
 
 SOURCE = "Google Cloud AutoML Translation documentation, \"Evaluating models\" (BLEU)"
 CAVEAT = ("A comparison between BLEU scores is only justifiable when BLEU results are compared "

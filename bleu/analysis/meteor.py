@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..metrics.bleu_engine import tokenize_line
-from ..metrics.bleu_score import BLEUOptions
+from ..metrics.bleu.engine import tokenize_line
+from ..metrics.bleu.score import BLEUOptions
 
 #: where Debian's wordnet-base puts the WordNet 3.0 database files
 DEBIAN_WORDNET = Path("/usr/share/wordnet")

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..metrics.base import StatsScorer
-from ..metrics.bleu_score import BLEUOptions
+from ..metrics.bleu.score import BLEUOptions
 from ..metrics.significance import DEFAULT_SAMPLES, as_scorer, pairwise_significance
 
 #: a pair is significantly different below this Holm-adjusted p-value

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..metrics.bleu_engine import tokenize_line
-from ..metrics.bleu_score import BLEUOptions
+from ..metrics.bleu.engine import tokenize_line
+from ..metrics.bleu.score import BLEUOptions
 
 #: the language whose text rouge-score's default tokenizer (ASCII letters and digits) is for
 ENGLISH = "en"

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
-from ..metrics.bleu_score import BLEUOptions, BLEUScore, score_from_stats
-from ..metrics.explain import Explanation, explain
+from ..metrics.bleu.explain import Explanation, explain
+from ..metrics.bleu.score import BLEUOptions, BLEUScore, score_from_stats
 
 
 @dataclass(frozen=True)

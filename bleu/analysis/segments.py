@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LengthMismatchError
-from ..metrics.bleu_engine import words
-from ..metrics.bleu_score import BLEUOptions, score_from_stats, scores_from_stats
+from ..metrics.bleu.engine import words
+from ..metrics.bleu.score import BLEUOptions, score_from_stats, scores_from_stats
 from .escaping import safe_csv
 from .formatting import COUNT, DELTA, SCORE, Column
 

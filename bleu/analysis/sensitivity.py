@@ -12,9 +12,10 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, MissingExtraError
-from ..metrics.bleu import BLEU, References
-from ..metrics.bleu_engine import tokenize_line
-from ..metrics.bleu_score import BLEUOptions, score_from_stats
+from ..metrics.bleu import BLEU
+from ..metrics.bleu.engine import tokenize_line
+from ..metrics.bleu.score import BLEUOptions, score_from_stats
+from ..metrics.checks import References
 from ..metrics.tokenizers import available_tokenizers
 from .score_table import ExternalScores
 

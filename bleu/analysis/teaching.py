@@ -22,8 +22,8 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from ..errors import InputError, UnknownOptionError
-from ..metrics.bleu_score import SMOOTH_DEFAULTS, BLEUOptions
-from ..metrics.explain import Explanation, explain
+from ..metrics.bleu.explain import Explanation, explain
+from ..metrics.bleu.score import SMOOTH_DEFAULTS, BLEUOptions
 from .formatting import FACTOR, SCORE
 
 #: The classic clipping example (Papineni et al. 2002): "the" seven times, credited only twice.

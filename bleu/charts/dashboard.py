@@ -19,7 +19,7 @@ from ..analysis.dashboard import Dashboard, log_decomposition
 from ..analysis.formatting import COUNT, DELTA, P_VALUE, PRECISION, RATIO, SCORE
 from ..analysis.ranking import METHODS, AllPairs
 from ..metrics.base import SignificanceResult
-from ..metrics.bleu_score import BLEUOptions, BLEUScore
+from ..metrics.bleu.score import BLEUOptions, BLEUScore
 from .metrics import metrics_chart
 from .palette import NOT_SIGNIFICANT, system_color
 from .text import visible_text

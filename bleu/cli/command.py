@@ -34,7 +34,7 @@ logger = logging.getLogger("bleu.cli")
 
 #: the metrics of ``-m``, by sacrebleu's names
 METRICS = ("bleu", "chrf", "ter")
-#: BLEU's smoothing methods (bleu.metrics.bleu_score.SMOOTH_DEFAULTS, named here so that
+#: BLEU's smoothing methods (bleu.metrics.bleu.score.SMOOTH_DEFAULTS, named here so that
 #: ``--help`` needs no numpy)
 SMOOTH_METHODS = ("none", "floor", "add-k", "exp")
 #: sacrebleu flags that need its online test sets; refused with a message
@@ -369,7 +369,7 @@ def _terminal_progress(args: argparse.Namespace) -> Callable[[int], None] | None
 def _streamed_single_system(args: argparse.Namespace, out: TextIO) -> None:
     """One system against its references, read and scored chunk by chunk (bounded memory)."""
     from ..metrics.bleu import bleu_signature
-    from ..metrics.bleu_score import BLEUOptions
+    from ..metrics.bleu.score import BLEUOptions
     from ..metrics.streaming import score_totals, stream_totals
 
     hyp_path = args.input[0]

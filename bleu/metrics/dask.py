@@ -16,8 +16,8 @@ import pandas as pd
 
 from ..errors import MissingExtraError
 from .bleu import signature
-from .bleu_engine import segment_stats_once
-from .bleu_score import BLEUOptions, BLEUScore, score_from_stats, scores_from_stats
+from .bleu.engine import segment_stats_once
+from .bleu.score import BLEUOptions, BLEUScore, score_from_stats, scores_from_stats
 
 
 def _require_dask() -> Any:

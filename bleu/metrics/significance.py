@@ -43,8 +43,9 @@ import numpy as np
 
 from ..errors import InputError, LengthMismatchError, UnknownOptionError
 from .base import Progress, SignificanceResult, StatsScorer
-from .bleu import BLEU, References, signature
-from .bleu_score import BLEUOptions, BLEUScorer
+from .bleu import BLEU, signature
+from .bleu.score import BLEUOptions, BLEUScorer
+from .checks import References
 from .threads import single_threaded_blas
 
 #: sacrebleu's defaults: resamples for the bootstrap, trials for approximate randomization

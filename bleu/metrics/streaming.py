@@ -16,8 +16,8 @@ import numpy as np
 
 from ..errors import LengthMismatchError, ReadError
 from .bleu import signature
-from .bleu_engine import segment_stats_once, tokenized_period_count, warn_if_tokenized
-from .bleu_score import BLEUOptions, BLEUScore, score_from_stats
+from .bleu.engine import segment_stats_once, tokenized_period_count, warn_if_tokenized
+from .bleu.score import BLEUOptions, BLEUScore, score_from_stats
 
 #: segments per chunk when streaming: about 30 MB of working memory per reference stream
 STREAM_CHUNK_SEGMENTS = 50_000

@@ -14,7 +14,7 @@ from sacrebleu.significance import _bootstrap_resample
 
 import bleu
 from bleu.analysis import compare
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 
 FOLDER = DATA_DIR / "wmt21_newstest2021_en-de"
 N = 100

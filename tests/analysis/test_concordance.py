@@ -8,7 +8,7 @@ import re
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from bleu.analysis.concordance import concordance, marked_html, occurrences, snippet
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 
 
 def test_occurrences_by_hand():

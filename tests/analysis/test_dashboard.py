@@ -33,7 +33,7 @@ from bleu.io.dataset import (
     system_name,
 )
 from bleu.metrics.base import SignificanceResult
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 
 WMT17 = DATA_DIR / "wmt17_newstest2017_en-de"
 NAMES = ("C-3MA.4959", "FBK.4870", "online-F.0")

@@ -10,7 +10,7 @@ import sacrebleu
 from conftest import DATA_DIR, read_lines
 
 from bleu.analysis.interpretation import BANDS, band, bands_frame, comparability, short_names
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 
 FOLDER = DATA_DIR / "wmt21_newstest2021_en-de"
 

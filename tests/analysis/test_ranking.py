@@ -10,7 +10,7 @@ from conftest import DATA_DIR, read_lines
 
 import bleu
 from bleu.analysis.ranking import all_pairs, clusters, min_samples, rank_labels
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 
 FOLDER = DATA_DIR / "wmt17_newstest2017_en-de"
 SYSTEMS = ("uedin-nmt.4722", "KIT.4950", "online-F.0", "PROMT-Rule-based.4735")

@@ -12,7 +12,7 @@ import bleu
 from bleu.analysis.segment_edit import edit_segment
 from bleu.analysis.segments import sentence_options
 from bleu.errors import InputError
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 
 FOLDER = DATA_DIR / "wmt21_newstest2021_en-de"
 HYPS = read_lines(FOLDER / "newstest2021.en-de.hyp.Facebook-AI.de")

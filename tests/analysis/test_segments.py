@@ -24,7 +24,7 @@ from bleu.analysis.segments import (
     table_columns,
     table_csv,
 )
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 
 FOLDER = DATA_DIR / "wmt21_newstest2021_en-de"
 N = 100

@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 import bleu
 from bleu.analysis.compare import ngram_differences
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 
 REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"

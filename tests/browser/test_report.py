@@ -12,7 +12,7 @@ import bleu
 from bleu.analysis import metric_scores
 from bleu.analysis.dashboard import build_dashboard
 from bleu.charts.report import html_report
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 
 pytestmark = pytest.mark.browser
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data"

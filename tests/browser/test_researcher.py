@@ -16,7 +16,7 @@ import bleu
 from bleu.analysis.compare import ngram_differences
 from bleu.analysis.formatting import DELTA, P_VALUE
 from bleu.analysis.ranking import all_pairs
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 
 pytestmark = pytest.mark.browser
 SAMPLE = REPO / "sample_data"

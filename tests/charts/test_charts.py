@@ -12,7 +12,7 @@ import bleu
 from bleu import charts
 from bleu.analysis.ranking import all_pairs
 from bleu.charts.palette import PALETTE
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 
 FOLDER = DATA_DIR / "wmt17_newstest2017_en-de"
 SYSTEMS = ("uedin-nmt.4722", "PROMT-Rule-based.4735", "online-F.0")

@@ -15,7 +15,7 @@ from bleu.analysis.dashboard import build_dashboard
 from bleu.charts import segments as charts_segments
 from bleu.charts import teaching as charts_teaching
 from bleu.charts.text import visible_text
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 
 HYPS = {"A": ["the cat sat on the mat", "a dog"], "B": ["the cat is on a mat", "dogs"]}
 REFS = [["the cat sat on the mat", "a dog barked"]]

@@ -21,7 +21,7 @@ import bleu
 from bleu.errors import InputError
 from bleu.io import TextFile, detect_format, read_any
 from bleu.io.dataset import assemble
-from bleu.metrics.bleu_score import BLEUOptions, score_from_stats
+from bleu.metrics.bleu.score import BLEUOptions, score_from_stats
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 FEW = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

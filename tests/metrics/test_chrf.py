@@ -43,9 +43,12 @@ from bleu.errors import (
     MissingReferenceError,
     UnknownOptionError,
 )
-from bleu.metrics import chrf_counts, chrf_stats, chrf_text, threads
+from bleu.metrics import threads
 from bleu.metrics.base import SignificanceResult
 from bleu.metrics.chrf import CHRF, CHRFScore, corpus_chrf, sentence_chrf
+from bleu.metrics.chrf import counts as chrf_counts
+from bleu.metrics.chrf import stats as chrf_stats
+from bleu.metrics.chrf import text as chrf_text
 
 VERSION = f"bleu-explorer-{__version__}"
 

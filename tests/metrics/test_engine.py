@@ -24,8 +24,8 @@ from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International as Sac
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh as SacreTokenizerZh
 
 from bleu.errors import InvalidTextError
-from bleu.metrics import bleu_engine as stats
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu import engine as stats
+from bleu.metrics.bleu.score import BLEUOptions
 from bleu.metrics.checks import check_text_stream
 from bleu.metrics.tokenizers import get_tokenizer
 from bleu.metrics.tokenizers.words import PY_WHITESPACE, Words, split_words

@@ -14,8 +14,8 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 import bleu
 from bleu.errors import InvalidTextError, MissingReferenceError, UnknownOptionError
-from bleu.metrics.bleu_engine import tokenize_line
-from bleu.metrics.explain import Explanation, NgramMatch
+from bleu.metrics.bleu.engine import tokenize_line
+from bleu.metrics.bleu.explain import Explanation, NgramMatch
 
 
 def _gram(explanation: Explanation, text: str) -> NgramMatch:

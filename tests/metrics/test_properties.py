@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU as SacreBLEU
 
 import bleu
-from bleu.metrics.bleu_engine import ReferenceTable, tokenize_line
+from bleu.metrics.bleu.engine import ReferenceTable, tokenize_line
 
 TOKENIZERS = ["none", "13a", "intl", "zh", "char"]
 SMOOTHING = ["none", "floor", "add-k", "exp"]

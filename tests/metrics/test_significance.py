@@ -40,7 +40,7 @@ import bleu
 from bleu.analysis.metric_scores import make_metric
 from bleu.errors import InputError, LengthMismatchError, UnknownOptionError
 from bleu.metrics import significance
-from bleu.metrics.bleu_score import BLEUOptions, BLEUScorer
+from bleu.metrics.bleu.score import BLEUOptions, BLEUScorer
 
 SYSTEMS = ("Facebook-AI", "Online-W", "UEdin", "VolcTrans-GLAT")
 OUR_VERSION = f"bleu-explorer-{bleu.__version__}"

@@ -9,7 +9,7 @@ from conftest import REPO_DATA
 
 import bleu
 from bleu.errors import LengthMismatchError, ReadError
-from bleu.metrics.bleu_score import BLEUOptions
+from bleu.metrics.bleu.score import BLEUOptions
 from bleu.metrics.streaming import read_lines, score_totals, stream_totals
 
 WMT21 = REPO_DATA / "wmt21_newstest2021_en-de"

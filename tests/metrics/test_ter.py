@@ -57,10 +57,11 @@ from bleu.errors import (
     MissingReferenceError,
     UnknownOptionError,
 )
-from bleu.metrics import ter_engine, threads
+from bleu.metrics import threads
 from bleu.metrics.base import SignificanceResult
 from bleu.metrics.ter import TER, TERScore, corpus_ter, resample_sums, sentence_ter
-from bleu.metrics.ter_tokenizer import TercomTokenizer
+from bleu.metrics.ter import engine as ter_engine
+from bleu.metrics.ter.tokenizer import TercomTokenizer
 
 VERSION = f"bleu-explorer-{__version__}"
 OPTION_NAMES = ("normalized", "no_punct", "asian_support", "case_sensitive")
@@ -845,7 +846,7 @@ def test_works_silently_without_a_writable_cache() -> None:
                      "from bleu.metrics.ter import corpus_ter\n"
                      "warnings.simplefilter('error')\n"
                      "s = corpus_ter(['d e f g h a b c', 'x y'], [['a b c d e f g h', 'y x z']])\n"
-                     "from bleu.metrics import ter_kernel\n"
+                     "from bleu.metrics.ter import kernel as ter_kernel\n"
                      "cache = type(ter_kernel.pair_edits._cache).__name__\n"
                      "print(s.num_edits, s.ref_length, cache)",
                      NUMBA_CACHE_LOCATOR_CLASSES="IPythonCacheLocator")

@@ -22,7 +22,7 @@ from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 import bleu
-from bleu.metrics.bleu_engine import BLEUOptions, tokenize_line
+from bleu.metrics.bleu.engine import BLEUOptions, tokenize_line
 from bleu.metrics.tokenizers import TOKENIZER_NAMES, get_tokenizer
 
 SACREBLEU = {

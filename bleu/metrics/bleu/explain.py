@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..errors import MissingReferenceError
-from .bleu import signature
-from .bleu_engine import tokenize_line
-from .bleu_score import BLEUOptions, BLEUScore, brevity_penalty, score_from_stats
-from .checks import check_text_stream
-from .tokenizers import get_tokenizer
+from ...errors import MissingReferenceError
+from ..checks import check_text_stream
+from ..tokenizers import get_tokenizer
+from .api import signature
+from .engine import tokenize_line
+from .score import BLEUOptions, BLEUScore, brevity_penalty, score_from_stats
 
 
 @dataclass(frozen=True)

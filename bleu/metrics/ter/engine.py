@@ -17,9 +17,9 @@ from types import ModuleType
 
 import numpy as np
 
-from .checks import References, check_references, reference_presence, references_per_segment
-from .ter_tokenizer import TercomTokenizer
-from .threads import map_chunks, thread_count
+from ..checks import References, check_references, reference_presence, references_per_segment
+from ..threads import map_chunks, thread_count
+from .tokenizer import TercomTokenizer
 
 #: the fewest pairs worth a chunk of their own on another thread
 MIN_CHUNK_PAIRS = 64
@@ -31,9 +31,9 @@ CHUNKS_PER_THREAD = 4
 def kernel() -> ModuleType:
     """The compiled kernel module: numba is imported (and the functions loaded from the disk
     cache, or compiled) here, on first use."""
-    from . import ter_kernel
+    from . import kernel
 
-    return ter_kernel
+    return kernel
 
 
 def _encode(word_lists: Sequence[list[str]], vocabulary: dict[str, int], unknown: int | None,

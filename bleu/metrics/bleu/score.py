@@ -9,8 +9,8 @@ from functools import partial
 
 import numpy as np
 
-from ..errors import UnknownOptionError
-from .base import SignificanceResult, format_score
+from ...errors import UnknownOptionError
+from ..base import SignificanceResult, format_score
 
 #: sacrebleu's default smoothing values (Chen & Cherry 2014); None: the method takes no value.
 SMOOTH_DEFAULTS: dict[str, float | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}

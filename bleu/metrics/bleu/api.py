@@ -7,12 +7,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import UnknownOptionError
-from .base import Signature
-from .bleu_engine import ReferenceTable, segment_stats_once, warn_if_tokenized
-from .bleu_score import BLEUOptions, BLEUScore, BLEUScorer, score_from_stats
-from .checks import References, check_text_stream
-from .tokenizers import get_tokenizer
+from ...errors import UnknownOptionError
+from ..base import Signature
+from ..checks import References, check_text_stream
+from ..tokenizers import get_tokenizer
+from .engine import ReferenceTable, segment_stats_once, warn_if_tokenized
+from .score import BLEUOptions, BLEUScore, BLEUScorer, score_from_stats
 
 #: sacrebleu's tokenizer for a target language given as ``trg_lang`` (13a otherwise)
 LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .chrf_scratch import Scratch, scratch
+from .scratch import Scratch, scratch
 
 #: bits a sort key may use (int64, sign bit left alone)
 KEY_BITS = 63

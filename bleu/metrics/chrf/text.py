@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .chrf_scratch import scratch
+from .scratch import scratch
 
 #: sacrebleu's chrF++ punctuation (``string.punctuation``)
 PUNCTUATION = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .chrf_score import CHRFOptions
+from .score import CHRFOptions
 
 #: sacrebleu's smoothing constant: a precision or recall with nothing to count
 EPS = 1e-16

@@ -36,17 +36,17 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import MissingReferenceError, UnknownOptionError
-from .base import Signature
-from .checks import (
+from ...errors import MissingReferenceError, UnknownOptionError
+from ..base import Signature
+from ..checks import (
     References,
     check_hypotheses,
     check_references,
     check_text_stream,
     reference_presence,
 )
-from .ter_engine import TERReferences, sentence_stats
-from .ter_score import (
+from .engine import TERReferences, sentence_stats
+from .score import (
     TEROptions,
     TERScore,
     TERScorer,
@@ -55,7 +55,7 @@ from .ter_score import (
     score_from_sums,
     ter_signature,
 )
-from .ter_tokenizer import TercomTokenizer
+from .tokenizer import TercomTokenizer
 
 __all__ = ["TER", "TERScore", "TERScorer", "corpus_ter", "resample_sums",
            "sentence_ter"]

@@ -39,12 +39,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import MissingReferenceError
-from .base import Signature
-from .checks import References, check_text_stream
-from .chrf_fscore import CHRFScorer
-from .chrf_score import CHRFOptions, CHRFScore, chrf_signature
-from .chrf_stats import ReferenceSet
+from ...errors import MissingReferenceError
+from ..base import Signature
+from ..checks import References, check_text_stream
+from .fscore import CHRFScorer
+from .score import CHRFOptions, CHRFScore, chrf_signature
+from .stats import ReferenceSet
 
 __all__ = ["CHRF", "CHRFScore", "CHRFScorer", "corpus_chrf", "sentence_chrf"]
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import UnknownOptionError
-from .base import ScoreText, Signature
+from ...errors import UnknownOptionError
+from ..base import ScoreText, Signature
 
 
 def _check_order(value: Any, what: str) -> int:

@@ -41,17 +41,17 @@ from typing import Any
 
 import numpy as np
 
-from .bleu_score import BLEUOptions
-from .checks import (
+from ..checks import (
     References,
     check_hypotheses,
     check_references,
     reference_presence,
     references_per_segment,
 )
-from .threads import map_chunks, thread_count
-from .tokenizers import get_tokenizer
-from .tokenizers.words import Words
+from ..threads import map_chunks, thread_count
+from ..tokenizers import get_tokenizer
+from ..tokenizers.words import Words
+from .score import BLEUOptions
 
 logger = logging.getLogger("bleu")
 

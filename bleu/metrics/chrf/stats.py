@@ -15,18 +15,19 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from .checks import (
+from ..checks import (
     References,
     check_hypotheses,
     check_references,
     reference_presence,
     references_per_segment,
 )
-from .chrf_counts import ngram_matches
-from .chrf_fscore import f_scores
-from .chrf_score import CHRFOptions
-from .chrf_scratch import scratch
-from .chrf_text import (
+from ..threads import map_chunks
+from .counts import ngram_matches
+from .fscore import f_scores
+from .score import CHRFOptions
+from .scratch import scratch
+from .text import (
     HYP_END,
     REF_END,
     Texts,
@@ -39,7 +40,6 @@ from .chrf_text import (
     symbol_bits,
     words,
 )
-from .threads import map_chunks
 
 #: segments per chunk: chunks run on threads, and a segment's number within its chunk is part
 #: of every n-gram key (smaller chunks leave more bits to the n-grams, but pay numpy's per-call

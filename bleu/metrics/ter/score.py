@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import ScoreText, Signature
+from ..base import ScoreText, Signature
 
 
 @dataclass(frozen=True)
