@@ -54,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     """sacrebleu 2.6's flags (no test-set downloads), with its names, short forms and defaults."""
     parser = _Parser(prog=PROG, description="BLEU, chrF and TER exactly as sacrebleu computes "
                      "them, with its flags and output. Example: bleu-explorer ref.de -i hyp.de "
-                     "-m bleu chrf ter -f text",
+                     "-m bleu chrf ter -f text. 'bleu-explorer app' starts the web app "
+                     "(see bleu-explorer app --help).",
                      epilog="sacrebleu's test-set flags (-t, --download, --echo, --list, "
                      "--citation, --origlang, --subset, --detail) are refused: BLEU Explorer "
                      "never downloads anything.")

@@ -163,12 +163,12 @@ def test_dashboard_all_pairs_by_either_test(at):
 
 
 def test_every_page_runs(at):
-    at.switch_page("views/data.py").run()
+    at.switch_page("bleu_app/views/data.py").run()
     assert not at.exception
     files = at.dataframe[0].value
     assert len(files) == 1 + 2 + len(SAMPLE_SYSTEMS)
     assert set(files["segments"]) == {2037}
-    at.switch_page("views/dashboard.py").run()
+    at.switch_page("bleu_app/views/dashboard.py").run()
     assert not at.exception
     assert_sample_shown(at)
 
@@ -237,8 +237,8 @@ def test_uploads_of_whole_test_sets_show_published_scores(at):
 def test_upload_survives_a_page_switch(at):
     upload(at, systems=[file(p) for p in SYS17], references=[file(REF17)])
     before = bleu_by_system(at)
-    at.switch_page("views/data.py").run()
-    at.switch_page("views/dashboard.py").run()
+    at.switch_page("bleu_app/views/data.py").run()
+    at.switch_page("bleu_app/views/dashboard.py").run()
     assert bleu_by_system(at) == before
 
 
@@ -464,7 +464,7 @@ def test_scoring_big_inputs_shows_progress(monkeypatch: pytest.MonkeyPatch) -> N
     """Above PROGRESS_SEGMENTS, the systems are scored under a progress bar, step by step."""
     from streamlit.delta_generator import DeltaGenerator
 
-    from views import _compute
+    from bleu_app.views import _compute
 
     steps: list[float] = []
     real_update = DeltaGenerator.progress

@@ -29,7 +29,7 @@ def plain(text: str) -> str:
 def at() -> AppTest:
     app = AppTest.from_file(str(REPO / "app.py"), default_timeout=60)
     app.run()
-    app.switch_page("views/data.py").run()
+    app.switch_page("bleu_app/views/data.py").run()
     assert not app.exception
     return app
 
@@ -53,7 +53,7 @@ def test_one_drop_of_every_file_loads_them_with_guessed_roles(at: AppTest) -> No
     data = at.session_state["dataset"]
     assert list(data.systems) == list(SYSTEMS) and data.n_refs == 2 and data.source is not None
     refs = [read_lines(WMT21 / f"newstest2021.en-de.ref.{r}.de") for r in REFS]
-    at.switch_page("views/dashboard.py").run()
+    at.switch_page("bleu_app/views/dashboard.py").run()
     frame = next(df.value for df in at.dataframe if "BLEU" in df.value.columns)
     shown = dict(zip(frame["system"], frame["BLEU"], strict=True))
     for name in SYSTEMS:

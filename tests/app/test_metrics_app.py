@@ -88,7 +88,7 @@ def test_upload_scores_gives_correlations_with_sentence_bleu():
         external[name] = values
     rows.append("online-a,1,0.5")
     at = app()
-    at.switch_page("views/scores.py").run()
+    at.switch_page("bleu_app/views/scores.py").run()
     at.file_uploader(key="scores_upload").set_value(
         [("comet.csv", "\n".join(rows).encode(), "text/csv")]).run()
     assert not at.exception
@@ -132,7 +132,7 @@ def test_mqm_sample_from_url_with_chrf_beside_bleu():
     table = correlations(at)
     assert set(table.metric) == {"BLEU", "chrF"}
     assert table[(table.level == "system")].n.tolist() == [8, 8]
-    at.switch_page("views/dashboard.py").run()
+    at.switch_page("bleu_app/views/dashboard.py").run()
     other = next(d.value for d in at.dataframe if "chrF" in d.value.columns).set_index("system")
     hyps = (MQM_DIR / "newstest2021.en-de.hyp.UEdin.de").read_text("utf-8").split("\n")[:-1]
     refs = [(MQM_DIR / f"newstest2021.en-de.ref.{k}.de").read_text("utf-8").split("\n")[:-1]

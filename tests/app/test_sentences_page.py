@@ -40,7 +40,7 @@ def table_of(at: AppTest, key: str = "segments_table"):
 
 
 def test_sentences_page_table_note_and_filters():
-    at = open_page("views/sentences.py")
+    at = open_page("bleu_app/views/sentences.py")
     a, b = at.selectbox(key="sentences_a").value, at.selectbox(key="sentences_b").value
     table = table_of(at)
     assert len(table) == 2037
@@ -73,7 +73,7 @@ def test_sentences_page_table_note_and_filters():
 
 
 def test_sentences_page_score_filter_and_segment_detail():
-    at = open_page("views/sentences.py")
+    at = open_page("bleu_app/views/sentences.py")
     a = at.selectbox(key="sentences_a").value
     at.slider(key="filter_score_range_False").set_value((90.0, 100.0)).run()
     shown = table_of(at)
@@ -90,7 +90,7 @@ def test_sentences_page_score_filter_and_segment_detail():
 
 
 def test_sentences_page_charts():
-    at = open_page("views/sentences.py")
+    at = open_page("bleu_app/views/sentences.py")
     specs = [chart.proto.spec for chart in at.get("arrow_vega_lite_chart")] or \
         [chart.proto.spec for chart in at.get("vega_lite_chart")]
     assert any('"segment"' in spec and '"point"' in spec for spec in specs)
@@ -98,7 +98,7 @@ def test_sentences_page_charts():
 
 
 def test_compare_page_runs_every_analysis():
-    at = open_page("views/compare.py")
+    at = open_page("bleu_app/views/compare.py")
     deciding = next(d.value for d in at.dataframe if "swap to B" in d.value.columns)
     assert len(deciding) == 20
     assert deciding["swap to B"].abs().is_monotonic_decreasing
@@ -113,7 +113,7 @@ def test_compare_page_tests_every_metric_as_the_core_does():
     at = AppTest.from_file(str(APP), default_timeout=120)
     at.query_params["other_metrics"] = "chrF"
     at.run()
-    at.switch_page("views/compare.py").run()
+    at.switch_page("bleu_app/views/compare.py").run()
     assert not at.exception
     a, b = at.selectbox(key="compare_a").value, at.selectbox(key="compare_b").value
     tests = next(d.value for d in at.dataframe if "p (AR)" in d.value.columns)
@@ -136,7 +136,7 @@ def test_compare_page_tests_every_metric_as_the_core_does():
 
 
 def test_compare_page_ngram_opens_its_segments_marked():
-    at = open_page("views/compare.py")
+    at = open_page("bleu_app/views/compare.py")
     a, b = at.selectbox(key="compare_a").value, at.selectbox(key="compare_b").value
     ngram = table_of(at, "ngrams_b")["ngram"].iloc[0]
     at.session_state["ngrams_b"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
@@ -156,7 +156,7 @@ def test_compare_page_ngram_opens_its_segments_marked():
 
 
 def test_compare_page_word_buckets_with_a_frequency_file():
-    at = open_page("views/compare.py")
+    at = open_page("bleu_app/views/compare.py")
     at.selectbox(key="bucket_analysis").set_value("word frequency").run()
     reference_only = [c for c in at.get("vega_lite_chart") if "frequency in" in c.proto.spec]
     assert "the first reference" in reference_only[0].proto.spec

@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from views import _streamlit_fixes  # noqa: E402 -- after the path
+from bleu_app.views import _streamlit_fixes  # noqa: E402 -- after the path
 
 
 def _answer(request_id: str) -> ForwardMsg:

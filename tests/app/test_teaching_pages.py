@@ -48,7 +48,7 @@ def sample_refs() -> list[list[str]]:
 
 
 def test_how_bleu_works_classic_example_by_hand():
-    at = open_page("views/how_bleu_works.py")
+    at = open_page("bleu_app/views/how_bleu_works.py")
     shown = metrics(at)
     # c = 7; refs have 6 and 7 tokens, so r = 7 and BP = 1
     assert (shown["c (candidate length)"], shown["r (reference length)"], shown["BP"]) == (
@@ -67,7 +67,7 @@ def test_how_bleu_works_classic_example_by_hand():
 
 
 def test_smoothing_side_by_side_equals_sacrebleu():
-    at = open_page("views/how_bleu_works.py")
+    at = open_page("bleu_app/views/how_bleu_works.py")
     table = frame(at, "note")
     for _, row in table.iterrows():
         expected = sacrebleu.metrics.BLEU(smooth_method=row["smoothing"],
@@ -79,7 +79,7 @@ def test_smoothing_side_by_side_equals_sacrebleu():
 
 
 def test_typed_example_and_custom_weights_by_hand():
-    at = open_page("views/how_bleu_works.py")
+    at = open_page("bleu_app/views/how_bleu_works.py")
     at.text_area(key="teach_candidate").set_value("the cat sat on the mat")
     at.text_area(key="teach_references").set_value("the cat is on the mat")
     at.run()
@@ -98,7 +98,7 @@ def test_typed_example_and_custom_weights_by_hand():
 
 
 def test_pick_a_segment_of_the_loaded_data():
-    at = open_page("views/how_bleu_works.py")
+    at = open_page("bleu_app/views/how_bleu_works.py")
     at.selectbox(key="teach_system").set_value("Online-B")
     at.number_input(key="teach_segment").set_value(12)
     at.button(key="teach_pick").click().run()
@@ -110,7 +110,7 @@ def test_pick_a_segment_of_the_loaded_data():
 
 
 def test_user_text_is_never_rendered_as_html_or_latex():
-    at = open_page("views/how_bleu_works.py")
+    at = open_page("bleu_app/views/how_bleu_works.py")
     evil = "<script>alert(1)</script> \\frac{1}{2} $x$"
     at.text_area(key="teach_candidate").set_value(evil)
     at.text_area(key="teach_references").set_value(evil)
@@ -123,7 +123,7 @@ def test_user_text_is_never_rendered_as_html_or_latex():
 
 
 def test_brevity_page_numbers_equal_sacrebleu():
-    at = open_page("views/brevity_penalty.py")
+    at = open_page("bleu_app/views/brevity_penalty.py")
     refs = sample_refs()
     positions = frame(at, "c/r").set_index("system")
     hyps = read_lines(SAMPLE / "generaltest2022.en-de.hyp.PROMT.de")
@@ -151,7 +151,7 @@ def test_brevity_page_numbers_equal_sacrebleu():
 
 
 def test_sensitivity_page_sections():
-    at = open_page("views/sensitivity.py")
+    at = open_page("bleu_app/views/sensitivity.py")
     folder = SAMPLE / "wmt21_en-de_mqm"
     names = ("Facebook-AI", "HuaweiTSC", "NVIDIA-NeMo", "Online-W", "UEdin", "VolcTrans-AT",
              "VolcTrans-GLAT", "eTranslation")
@@ -202,7 +202,7 @@ def charts_data(at: AppTest) -> list[list]:
 
 
 def test_three_token_candidate_shows_p4_undefined_and_no_empty_chart():
-    at = open_page("views/how_bleu_works.py")
+    at = open_page("bleu_app/views/how_bleu_works.py")
     at.text_area(key="teach_candidate").set_value("the cat sat")
     at.text_area(key="teach_references").set_value("the cat sat on the mat")
     at.run()
@@ -227,7 +227,7 @@ def test_three_token_candidate_shows_p4_undefined_and_no_empty_chart():
 
 
 def test_formula_table_and_score_agree_at_the_shown_precision():
-    at = open_page("views/how_bleu_works.py")  # the clipping example
+    at = open_page("bleu_app/views/how_bleu_works.py")  # the clipping example
     orders = frame(at, "credited/total")
     formula = next(latex.value for latex in at.latex if r"\mathrm{BLEU}" in latex.value)
     for _, row in orders.iterrows():
@@ -244,7 +244,7 @@ def test_formula_table_and_score_agree_at_the_shown_precision():
 
 
 def test_page_settings_are_its_own_with_a_button_for_the_sidebars():
-    at = open_page("views/how_bleu_works.py")
+    at = open_page("bleu_app/views/how_bleu_works.py")
     assert (at.number_input(key="teach_order").value, at.selectbox(key="teach_smooth").value,
             at.checkbox(key="teach_effective").value) == (4, "exp", True)
     at.number_input(key="max_ngram_order").set_value(3)
@@ -263,7 +263,7 @@ def test_page_settings_are_its_own_with_a_button_for_the_sidebars():
 # --- Brevity penalty: the teacher's own sentence ---------------------------------------------
 
 def test_brevity_page_own_sentence_gives_sacrebleus_bp():
-    at = open_page("views/brevity_penalty.py")
+    at = open_page("bleu_app/views/brevity_penalty.py")
     hyp, refs = "Der Hund bellt.", ["Der Hund bellt laut im Garten.", "Ein Hund bellt laut."]
     at.text_area(key="bp_candidate").set_value(hyp)
     at.text_area(key="bp_references").set_value("\n".join(refs))
@@ -282,7 +282,7 @@ def test_brevity_page_own_sentence_gives_sacrebleus_bp():
 def test_edited_hypothesis_changes_corpus_bleu_to_that_of_the_edited_corpus():
     import bleu
 
-    at = open_page("views/sentences.py")
+    at = open_page("bleu_app/views/sentences.py")
     a = at.selectbox(key="sentences_a").value
     at.number_input(key="open_segment").set_value(5).run()
     hyps = read_lines(SAMPLE / f"generaltest2022.en-de.hyp.{a}.de")
@@ -348,7 +348,7 @@ def test_every_blind_spot_case_shows_every_metric_as_its_library():
     import json
 
     cases = json.loads((SAMPLE / "blind_spots" / "cases.json").read_text("utf-8"))["cases"]
-    at = open_page("views/blind_spots.py")
+    at = open_page("bleu_app/views/blind_spots.py")
     assert at.selectbox(key="blind_case").options == [c["title"] for c in cases]
     for case in cases:
         at.selectbox(key="blind_case").set_value(case["key"]).run()
@@ -365,7 +365,7 @@ def test_every_blind_spot_case_shows_every_metric_as_its_library():
 
 
 def test_blind_spots_own_pair_corpus_disagreements_and_guide():
-    at = open_page("views/blind_spots.py")
+    at = open_page("bleu_app/views/blind_spots.py")
     hyp, ref = "The building is strong and the foundation is solid.", \
         "The foundation is solid and the building is firm."
     at.text_area(key="blind_hyp").set_value(hyp)
@@ -403,7 +403,7 @@ def test_blind_spots_without_wordnet_says_so_and_runs_exact_and_stem(monkeypatch
     monkeypatch.setattr(meteor, "wordnet", lambda: None)
     st.cache_resource.clear()
     try:
-        at = open_page("views/blind_spots.py")
+        at = open_page("bleu_app/views/blind_spots.py")
         assert any("wordnet-base" in w.value and "exact and stem stages only" in w.value
                    for w in at.warning)
         at.selectbox(key="blind_case").set_value("synonym").run()

@@ -6,7 +6,6 @@ found reliable here: a port checked to be free, stdin from /dev/null, a process 
 
 from __future__ import annotations
 
-import ast
 import os
 import signal
 import socket
@@ -34,21 +33,12 @@ VIEWPORT = {"width": 1400, "height": 1000}
 CHART_DRAWN = '[data-testid="stVegaLiteChart"] svg.marks'
 
 
-def app_pages(app: Path = REPO / "app.py") -> dict[str, str]:
-    """The pages ``app.py`` gives ``st.navigation``, in order: title -> script stem (the name
-    their screenshots are saved under), read from its ``st.Page("views/x.py", title=...)``."""
-    pages = {}
-    for node in ast.walk(ast.parse(app.read_text(encoding="utf-8"))):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "Page" and node.args
-                and isinstance(node.args[0], ast.Constant)):
-            titles = [k.value.value for k in node.keywords
-                      if k.arg == "title" and isinstance(k.value, ast.Constant)]
-            stem = Path(str(node.args[0].value)).stem
-            pages[titles[0] if titles else stem] = stem
-    if not pages:
-        raise RuntimeError(f"no st.Page(...) found in {app}")
-    return pages
+def app_pages() -> dict[str, str]:
+    """The pages the app gives ``st.navigation``, in order: title -> script stem (the name
+    their screenshots are saved under), from ``bleu_app.app.PAGES``."""
+    from bleu_app.app import PAGES as LISTED
+
+    return {title: script for script, title, _ in LISTED}
 
 
 #: the sidebar navigation's page titles -> the names their screenshots are saved under

@@ -8,8 +8,9 @@ import streamlit as st
 from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.metrics.bleu.score import SMOOTH_DEFAULTS
 from bleu.metrics.tokenizers import available_tokenizers
-from views import _session, _state, _uploads, _workspace
-from views._state import kept, kept_index
+from bleu_app import page_script
+from bleu_app.views import _session, _state, _uploads, _workspace
+from bleu_app.views._state import kept, kept_index
 
 
 def data_sidebar() -> None:
@@ -20,7 +21,7 @@ def data_sidebar() -> None:
     st.sidebar.caption(escape_markdown(
         f"{current.label}: {len(current.systems)} systems, {current.n_refs} reference(s), "
         f"{current.n_segments:,} segments" + (", with source" if current.source else "")))
-    st.sidebar.page_link("views/data.py", label="Load files on the Data page")
+    st.sidebar.page_link(page_script("data"), label="Load files on the Data page")
     with st.sidebar.expander("Upload by role", expanded=False):
         _uploads.upload_section()
     with st.sidebar.expander("Paste text", expanded=False):

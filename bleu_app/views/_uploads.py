@@ -27,7 +27,7 @@ from bleu.io import (
 )
 from bleu.io.dataset import Dataset, assemble, system_name
 from bleu.io.staging import ROLES, StagedStream, assemble_staged, stage_file
-from views import _session, _state, _workspace
+from bleu_app.views import _session, _state, _workspace
 
 
 def _default_columns(columns: Sequence[str], role: str) -> list[str]:

@@ -21,7 +21,7 @@ from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu.score import BLEUOptions
 from bleu.metrics.significance import DEFAULT_SAMPLES
-from views import _compute, _metrics, _session, _state
+from bleu_app.views import _compute, _metrics, _session, _state
 
 #: approximate randomization trials (sacrebleu's default for --paired-ar)
 AR_TRIALS = DEFAULT_SAMPLES["ar"]

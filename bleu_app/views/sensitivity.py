@@ -20,7 +20,7 @@ from bleu.charts import teaching as charts
 from bleu.errors import InputError
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset, load_folder
-from views import _charts, _compute, _metrics, _session, _state, _tables
+from bleu_app.views import _charts, _compute, _metrics, _session, _state, _tables
 
 ZH_DIR = _session.SAMPLE_DIR / "wmt22_en-zh_excerpt"
 ZH_LABEL = "Sample: WMT22 English→Chinese, first 300 segments"

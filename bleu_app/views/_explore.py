@@ -27,7 +27,7 @@ from bleu.io import TextFile, read_frequencies
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu.explain import Explanation
 from bleu.metrics.bleu.score import BLEUOptions
-from views import _compute, _session, _state
+from bleu_app.views import _compute, _session, _state
 
 
 def pair_picker(prefix: str, names: Sequence[str]) -> tuple[str, str]:

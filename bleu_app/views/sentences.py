@@ -24,7 +24,7 @@ from bleu.analysis.segments import (
 )
 from bleu.charts import segments as charts_segments
 from bleu.errors import InputError
-from views import _charts, _compute, _explore, _metrics, _session, _state, _tables
+from bleu_app.views import _charts, _compute, _explore, _metrics, _session, _state, _tables
 
 data = _session.dataset()
 st.title("Sentences")

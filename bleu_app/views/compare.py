@@ -11,7 +11,7 @@ from bleu.analysis.ranking import ALPHA
 from bleu.analysis.segments import bleu_column
 from bleu.charts import segments as charts_segments
 from bleu.errors import InputError
-from views import (
+from bleu_app.views import (
     _charts,
     _compute,
     _explore,

@@ -25,7 +25,7 @@ from bleu.errors import InputError
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset, load_folder
 from bleu.metrics.base import SignificanceResult
-from views import _compute, _session, _state, _workspace
+from bleu_app.views import _compute, _session, _state, _workspace
 
 MQM_SAMPLE_DIR = _session.SAMPLE_DIR / "wmt21_en-de_mqm"
 MQM_SAMPLE_LABEL = "Sample: WMT21 newstest2021 English→German with Google MQM scores"

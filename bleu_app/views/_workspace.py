@@ -46,7 +46,7 @@ from bleu.workspace import (
     shared_delete,
     shared_instance,
 )
-from views import _session, _state
+from bleu_app.views import _session, _state
 
 #: session-state keys owned by this module
 CURRENT = "workspace_id"  # the workspace the loaded data is saved in (absent: not saved)

@@ -20,7 +20,7 @@ from bleu.analysis.formatting import COUNT, SCORE, Column
 from bleu.analysis.metric_scores import HIGHER_IS_BETTER
 from bleu.analysis.ranking import METHODS, min_samples
 from bleu.charts.report import html_report
-from views import _charts, _compute, _explore, _metrics, _session, _significance, _tables
+from bleu_app.views import _charts, _compute, _explore, _metrics, _session, _significance, _tables
 
 data = _session.dataset()
 systems = list(data.systems)

@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown
-from views import _session, _tables, _uploads
+from bleu_app.views import _session, _tables, _uploads
 
 st.title("Data")
 st.subheader("Load your files")

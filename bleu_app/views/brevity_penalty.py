@@ -21,7 +21,7 @@ from bleu.errors import InputError
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu.score import BLEUOptions
-from views import _charts, _compute, _session, _state, _tables
+from bleu_app.views import _charts, _compute, _session, _state, _tables
 
 OWN_CANDIDATE, OWN_REFERENCES = "bp_candidate", "bp_references"
 st.session_state.setdefault(OWN_CANDIDATE, "the cat sat")

@@ -31,7 +31,7 @@ from bleu.analysis.teaching import (
 from bleu.charts import teaching as charts
 from bleu.errors import InputError
 from bleu.metrics.bleu.score import SMOOTH_DEFAULTS, BLEUOptions
-from views import _charts, _session, _state, _tables
+from bleu_app.views import _charts, _session, _state, _tables
 
 ORDER, SMOOTH, EFFECTIVE = "teach_order", "teach_smooth", "teach_effective"
 

@@ -14,7 +14,7 @@ import streamlit as st
 
 from bleu.metrics.bleu.score import SMOOTH_DEFAULTS
 from bleu.metrics.tokenizers import available_tokenizers
-from views import _metrics, _session, _state, _workspace
+from bleu_app.views import _metrics, _session, _state, _workspace
 
 RESTORED = _state.URL_RESTORED
 SAVED = _state.URL_STATE

@@ -18,7 +18,7 @@ from bleu.errors import InputError
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu.score import BLEUOptions, score_from_stats
-from views import _charts, _compute, _metrics, _session, _state, _tables
+from bleu_app.views import _charts, _compute, _metrics, _session, _state, _tables
 
 CASES_FILE = _session.SAMPLE_DIR / "blind_spots" / "cases.json"
 LANGUAGE_NAMES = list(LANGUAGES)

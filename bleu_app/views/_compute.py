@@ -17,7 +17,7 @@ from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu import BLEU
 from bleu.metrics.bleu.score import BLEUOptions
-from views import _session, _state
+from bleu_app.views import _session, _state
 
 #: how Streamlit's caches hash the loaded data: by content, never by identity
 HASH_FUNCS = {TextFile: attrgetter("key"), Dataset: attrgetter("key")}

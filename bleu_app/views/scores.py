@@ -10,7 +10,7 @@ from bleu.analysis.formatting import CORRELATION, COUNT, Column
 from bleu.analysis.metric_scores import HIGHER_IS_BETTER
 from bleu.analysis.mqm import MQM_ALIASES
 from bleu.errors import InputError
-from views import _charts, _compute, _metrics, _session, _state, _tables
+from bleu_app.views import _charts, _compute, _metrics, _session, _state, _tables
 
 NOT_LOADED = "(leave out)"
 #: below this many systems a system-level correlation gets a caveat

@@ -6,17 +6,16 @@ replaces what was loaded; ``refuse`` says why and what is still shown.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import streamlit as st
 
 from bleu.analysis.budget import Resamples, ServerLimits, check_memory, fit_resamples
 from bleu.analysis.escaping import escape_markdown
 from bleu.errors import InputError
 from bleu.io.dataset import Dataset, default_tokenizer, load_folder
-from views import _state
+from bleu_app import SAMPLE_DATA
+from bleu_app.views import _state
 
-SAMPLE_DIR = Path(__file__).resolve().parents[1] / "sample_data"
+SAMPLE_DIR = SAMPLE_DATA
 SAMPLE_LABEL = "Sample: WMT22 General MT English→German (generaltest2022)"
 
 

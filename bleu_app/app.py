@@ -1,0 +1,64 @@
+"""BLEU Explorer: the Streamlit entry point (page config, shared sidebar, page navigation).
+
+``bleu-explorer app`` runs this file; ``streamlit run app.py`` in the repository runs it through
+the repository's ``app.py``. To add a page, write ``views/<name>.py`` (thin: widgets in, a call
+to the core, charts out; shared glue in ``views/_*.py``) and add ONE line to ``PAGES``
+below, e.g. ``("sentences", "Sentences", "notes"),``.
+"""
+
+import streamlit as st
+
+from bleu.metrics.threads import set_threads
+from bleu_app import HERE, page_script
+from bleu_app.views import _metrics, _session, _sidebar, _streamlit_fixes, _url
+
+# A local icon: a Material icon here would be fetched from Google's font server (no network).
+ICON = HERE / "assets" / "page_icon.png"
+
+
+#: every page in the sidebar's order (the first is the default): script, title, Material icon
+PAGES = (
+    ("dashboard", "Corpus dashboard", "leaderboard"),
+    ("data", "Data", "table_view"),
+    ("sentences", "Sentences", "notes"),
+    ("compare", "Compare A vs B", "compare_arrows"),
+    ("how_bleu_works", "How BLEU works", "school"),
+    ("brevity_penalty", "Brevity penalty", "straighten"),
+    ("sensitivity", "Sensitivity", "tune"),
+    ("blind_spots", "Blind spots", "visibility_off"),
+    ("scores", "Metrics & human scores", "insights"),
+)
+
+
+def pages() -> list:
+    """The ``st.Page`` of every page of ``PAGES``."""
+    return [st.Page(page_script(script), title=title, icon=f":material/{icon}:",
+                    default=index == 0)
+            for index, (script, title, icon) in enumerate(PAGES)]
+
+
+def main() -> None:
+    """One run of the app: the shared parts, then the page the URL names."""
+    # Before any uploader exists: a file given while a rerun starts is otherwise lost (see
+    # there).
+    _streamlit_fixes.keep_file_url_answers()
+    # One scoring thread per session: the server already runs sessions side by side, and extra
+    # chunk threads took the GIL from its event loop. Set here, read when work starts, so the
+    # tests run the app as the server does.
+    set_threads(1)
+    st.set_page_config(page_title="BLEU Explorer", page_icon=str(ICON), layout="wide")
+    listed = pages()
+    navigation = st.navigation(listed)
+    _url.restore(listed, navigation)
+    _sidebar.sidebar()
+    _metrics.sidebar()
+    if navigation.url_path in ("", "dashboard"):
+        _session.first_steps()
+    _session.show_messages()
+    _url.save(navigation)  # before the page too: a page that ends early (st.stop) keeps its link
+    navigation.run()
+    _url.save(navigation)
+
+
+if __name__ == "__main__":  # Streamlit runs this file as the main script on every rerun
+    main()
