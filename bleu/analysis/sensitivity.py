@@ -12,12 +12,12 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, MissingExtraError
+from ..io.scores.table import SegmentScores
 from ..metrics.bleu import BLEU
 from ..metrics.bleu.engine import tokenize_line
 from ..metrics.bleu.score import BLEUOptions, score_from_stats
 from ..metrics.checks import References
 from ..metrics.tokenizers import available_tokenizers
-from .score_table import ExternalScores
 
 Systems = Mapping[str, Sequence[str]]
 
@@ -230,7 +230,7 @@ class MQMCorrelation:
     system_pearson: float
 
 
-def mqm_correlation(systems: Systems, references: References, mqm: ExternalScores, *,
+def mqm_correlation(systems: Systems, references: References, mqm: SegmentScores, *,
                     tokenize: str = "13a", lowercase: bool = False) -> MQMCorrelation:
     """Kendall tau of sentence BLEU with MQM (segments) next to Kendall/Pearson (systems).
 

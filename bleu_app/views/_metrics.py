@@ -17,13 +17,13 @@ import pandas as pd
 import streamlit as st
 
 from bleu.analysis import metric_scores
-from bleu.analysis.external import Matching, match_systems, read_scores
 from bleu.analysis.metric_scores import METRICS, MetricScores
-from bleu.analysis.score_table import ExternalScores
 from bleu.analysis.segments import sentence_options, sentence_scores
 from bleu.errors import InputError
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset, load_folder
+from bleu.io.scores.read import Matching, match_systems, read_scores
+from bleu.io.scores.table import SegmentScores
 from bleu.metrics.base import SignificanceResult
 from bleu_app.views import _compute, _session, _state, _workspace
 
@@ -115,7 +115,7 @@ def significance(data: Dataset, metric: str) -> dict[str, SignificanceResult]:
 
 def matching(data: Dataset) -> Matching | str | None:
     """The loaded external scores matched to the loaded systems; a string says why not."""
-    scores: ExternalScores | None = st.session_state.get(_state.EXTERNAL)
+    scores: SegmentScores | None = st.session_state.get(_state.EXTERNAL)
     if scores is None:
         return None
     if scores.n_segments != data.n_segments:
@@ -128,14 +128,14 @@ def matching(data: Dataset) -> Matching | str | None:
         return str(error)
 
 
-def set_external(scores: ExternalScores | None, aliases: dict[str, str] | None = None) -> None:
+def set_external(scores: SegmentScores | None, aliases: dict[str, str] | None = None) -> None:
     """Make ``scores`` the loaded external scores (None removes them)."""
     st.session_state[_state.EXTERNAL] = scores
     st.session_state[_state.ALIASES] = dict(aliases or {})
 
 
 @st.cache_resource(show_spinner=False)
-def mqm_sample() -> tuple[Dataset, ExternalScores]:
+def mqm_sample() -> tuple[Dataset, SegmentScores]:
     """The bundled WMT21 en-de sample and its MQM file, read once per process."""
     data = load_folder(MQM_SAMPLE_DIR, MQM_SAMPLE_LABEL)
     return data, read_scores(Path(MQM_SAMPLE_DIR) / MQM_FILE, n_segments=data.n_segments)

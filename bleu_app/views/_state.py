@@ -46,7 +46,7 @@ URL_OPTION_KEYS = (TOKENIZE, LOWERCASE, SMOOTH_METHOD, MAX_NGRAM_ORDER, EFFECTIV
                    N_BOOTSTRAP, SENTENCE_SMOOTH, OTHER_METRICS)
 
 # --- external scores (Metrics & human scores page) ---------------------------------------------
-EXTERNAL = "external_scores"  # bleu.analysis.score_table.ExternalScores, or None
+EXTERNAL = "external_scores"  # bleu.io.scores.table.SegmentScores, or None
 ALIASES = "external_aliases"  # file's system name -> loaded system name
 SCORES_FILE = "scores_file"
 SCORES_ERROR = "scores_error"

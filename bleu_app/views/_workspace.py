@@ -29,10 +29,10 @@ import numpy as np
 import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.external import ExternalScores
 from bleu.errors import InputError
 from bleu.io import read_any
 from bleu.io.dataset import Dataset, system_name
+from bleu.io.scores.read import SegmentScores
 from bleu.workspace import (
     StorageError,
     Workspace,
@@ -190,7 +190,7 @@ def _external() -> dict[str, dict[str, tuple[float | None, ...]]]:
     """The session's external scores as a workspace keeps them: metric -> system -> scores
     (system names as loaded, NaN as None)."""
     scores = st.session_state.get(_state.EXTERNAL)
-    if not isinstance(scores, ExternalScores):
+    if not isinstance(scores, SegmentScores):
         return {}
     aliases = st.session_state.get(_state.ALIASES) or {}
     return {scores.label: {
@@ -209,7 +209,7 @@ def _restore_external(saved: Mapping[str, Mapping[str, tuple[float | None, ...]]
     label, by_system = next(iter(saved.items()))
     matrix = np.array([[np.nan if value is None else value for value in values]
                        for values in by_system.values()], dtype=float)
-    state[_state.EXTERNAL] = ExternalScores(label, tuple(by_system), matrix,
+    state[_state.EXTERNAL] = SegmentScores(label, tuple(by_system), matrix,
                                             "the saved workspace")
     state[_state.ALIASES] = {}
 

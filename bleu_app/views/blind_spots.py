@@ -9,7 +9,6 @@ import streamlit as st
 from bleu.analysis import blind_spots, interpretation
 from bleu.analysis.blind_spots import LANGUAGES, METRIC_COLUMNS, METRIC_HELP, Case
 from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.external import Matching
 from bleu.analysis.formatting import SCORE, Column
 from bleu.analysis.meteor import DEBIAN_WORDNET, wordnet
 from bleu.analysis.segments import sentence_options, sentence_scores
@@ -17,6 +16,7 @@ from bleu.charts import blind_spots as charts
 from bleu.errors import InputError
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
+from bleu.io.scores.read import Matching
 from bleu.metrics.bleu.score import BLEUOptions, score_from_stats
 from bleu_app.views import _charts, _compute, _metrics, _session, _state, _tables
 

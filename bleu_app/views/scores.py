@@ -5,11 +5,11 @@ import streamlit as st
 from bleu import charts
 from bleu.analysis import correlation
 from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.external import Matching, parse_scores, suggest_aliases
 from bleu.analysis.formatting import CORRELATION, COUNT, Column
 from bleu.analysis.metric_scores import HIGHER_IS_BETTER
-from bleu.analysis.mqm import MQM_ALIASES
 from bleu.errors import InputError
+from bleu.io.scores.mqm import MQM_ALIASES
+from bleu.io.scores.read import Matching, parse_scores, suggest_aliases
 from bleu_app.views import _charts, _compute, _metrics, _session, _state, _tables
 
 NOT_LOADED = "(leave out)"

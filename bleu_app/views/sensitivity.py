@@ -6,10 +6,7 @@ from operator import attrgetter
 import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.external import match_systems
 from bleu.analysis.formatting import COUNT, SCORE, Column, NumberFormat
-from bleu.analysis.mqm import MQM_ALIASES, parse_mqm
-from bleu.analysis.score_table import ExternalScores
 from bleu.analysis.sensitivity import (
     mqm_correlation,
     nltk_crosscheck,
@@ -20,6 +17,9 @@ from bleu.charts import teaching as charts
 from bleu.errors import InputError
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset, load_folder
+from bleu.io.scores.mqm import MQM_ALIASES, parse_mqm
+from bleu.io.scores.read import match_systems
+from bleu.io.scores.table import SegmentScores
 from bleu_app.views import _charts, _compute, _metrics, _session, _state, _tables
 
 ZH_DIR = _session.SAMPLE_DIR / "wmt22_en-zh_excerpt"
@@ -45,8 +45,8 @@ def _crosscheck(system: TextFile, references: tuple[TextFile, ...], order: int):
 
 
 @st.cache_data(max_entries=4, show_spinner="Correlating with MQM…",
-               hash_funcs={**_compute.HASH_FUNCS, ExternalScores: attrgetter("key")})
-def _mqm(data: Dataset, scores: ExternalScores, tok: str, lowercase: bool):
+               hash_funcs={**_compute.HASH_FUNCS, SegmentScores: attrgetter("key")})
+def _mqm(data: Dataset, scores: SegmentScores, tok: str, lowercase: bool):
     return mqm_correlation(_hyps(data), data.reference_streams, scores, tokenize=tok,
                            lowercase=lowercase)
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import bleu
 from bleu.analysis import correlation
-from bleu.analysis.external import match_systems, read_scores
+from bleu.io.scores.read import match_systems, read_scores
 
 REPO = Path(__file__).resolve().parents[2]
 MQM_DIR = REPO / "sample_data" / "wmt21_en-de_mqm"

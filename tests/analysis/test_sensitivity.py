@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
 
 import bleu
-from bleu.analysis.mqm import parse_mqm, read_mqm
 from bleu.analysis.sensitivity import (
     kendall_tau_b,
     mqm_correlation,
@@ -26,6 +25,7 @@ from bleu.analysis.sensitivity import (
     tokenizer_grid,
 )
 from bleu.errors import InputError
+from bleu.io.scores.mqm import parse_mqm, read_mqm
 from bleu.metrics.tokenizers import available_tokenizers
 
 REPO = Path(__file__).resolve().parents[2]

@@ -12,8 +12,8 @@ from conftest import read_lines
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from streamlit.testing.v1 import AppTest
 
-from bleu.analysis.mqm import read_mqm
 from bleu.analysis.sensitivity import mqm_correlation
+from bleu.io.scores.mqm import read_mqm
 
 REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"

@@ -233,14 +233,14 @@ def test_an_unknown_link_says_so_and_shows_the_sample(app_setup: Path) -> None:
 
 
 def test_external_scores_are_saved_and_come_back(app_setup: Path) -> None:
-    from bleu.analysis.external import ExternalScores
+    from bleu.io.scores.read import SegmentScores
 
     app = new_app()
     upload(app, SYSTEMS, [REF])
     workspace_id = app.session_state["workspace_id"]
     matrix = np.array([np.linspace(0, 1, 3004), np.full(3004, np.nan)])
     matrix[1, :10] = 0.5
-    app.session_state["external_scores"] = ExternalScores(
+    app.session_state["external_scores"] = SegmentScores(
         "COMET", ("C-3MA", "FBK"), matrix, "comet.tsv")
     app.session_state["external_aliases"] = {"C-3MA": SYSTEMS[0].stem, "FBK": SYSTEMS[1].stem}
     app.run()

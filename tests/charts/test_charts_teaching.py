@@ -14,7 +14,6 @@ from bleu.analysis.brevity import (
     sentence_brevity,
     zoom_window,
 )
-from bleu.analysis.mqm import parse_mqm
 from bleu.analysis.sensitivity import mqm_correlation, segmentation_compare, tokenizer_grid
 from bleu.analysis.teaching import (
     CLASSIC_CANDIDATE,
@@ -24,6 +23,7 @@ from bleu.analysis.teaching import (
     walkthrough,
 )
 from bleu.charts import teaching as charts
+from bleu.io.scores.mqm import parse_mqm
 
 REFS = [["the cat is on the mat", "a dog sat on the rug", "it rains today in town"]]
 SYSTEMS = {"A": ["the cat is on a mat", "a dog sat on a rug", "it rains in town"],

@@ -9,14 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bleu.analysis.external import (
+from bleu.errors import InputError, ReadError
+from bleu.io.scores.read import (
     UnmatchedSystemsError,
     match_systems,
     parse_scores,
     read_scores,
     suggest_aliases,
 )
-from bleu.errors import InputError, ReadError
 
 REPO = Path(__file__).resolve().parents[2]
 MQM_FILE = REPO / "sample_data" / "wmt21_en-de_mqm" / "mqm_newstest2021_ende.avg_seg_scores.tsv"

@@ -1,4 +1,6 @@
-"""Segment scores of several systems from outside BLEU (human judgments, other metrics)."""
+"""Segment scores of several systems from outside BLEU (human judgments, learned metrics), and
+which way they point: COMET, BLEURT, BERTScore or DA higher is better; MetricX and MQM
+penalties (error counts, not their negation) lower is better."""
 
 from __future__ import annotations
 
@@ -9,24 +11,39 @@ from functools import cached_property
 
 import numpy as np
 
+#: label words of scores where lower is better (MetricX and MQM penalties, TER-like rates);
+#: anything else is taken as higher-is-better, and the user can say otherwise
+LOWER_IS_BETTER_WORDS = ("metricx", "penalty", "penalties", "error", "errors", "ter", "wer")
+
+
+def lower_is_better(label: str) -> bool:
+    """Whether scores named ``label`` are better when lower (``MetricX-23``, ``MQM penalty``);
+    WMT's MQM files hold negated penalties (0 is perfect, higher is better), named ``MQM``."""
+    words = "".join(c if c.isalnum() else " " for c in label.lower()).split()
+    return any(word.startswith(LOWER_IS_BETTER_WORDS) for word in words)
+
+
 
 @dataclass(frozen=True)
-class ExternalScores:
+class SegmentScores:
     """Segment scores per system: ``matrix[s, i]`` is system ``s`` on segment ``i + 1``.
 
-    NaN marks a segment not rated for that system.
+    NaN marks a segment not rated for that system. ``higher_is_better`` says which way the
+    scores point (guessed from the label by ``lower_is_better``; the user may set it).
     """
 
     label: str
     systems: tuple[str, ...]
     matrix: np.ndarray
     source: str = "<text>"
+    higher_is_better: bool = True
 
     @classmethod
     def from_rows(cls, label: str, scores: Mapping[str, Mapping[int, float]],
-                  source: str = "<text>") -> ExternalScores:
+                  source: str = "<text>", higher_is_better: bool | None = None,
+                  ) -> SegmentScores:
         """From each system's ``{segment id (1-based): score}``; segments a system lacks are
-        NaN. The matrix is read-only."""
+        NaN. The matrix is read-only; the direction is guessed from the label unless given."""
         systems = tuple(scores)
         width = max(max(per_system) for per_system in scores.values())
         matrix = np.full((len(systems), width), np.nan)
@@ -34,13 +51,16 @@ class ExternalScores:
             for seg_id, value in scores[system].items():
                 matrix[row, seg_id - 1] = value
         matrix.setflags(write=False)
-        return cls(label, systems, matrix, source)
+        if higher_is_better is None:
+            higher_is_better = not lower_is_better(label)
+        return cls(label, systems, matrix, source, higher_is_better)
 
     @cached_property
     def key(self) -> str:
         """A hash of the label, systems and scores: what caches are keyed on."""
         digest = hashlib.blake2b(digest_size=16)
-        digest.update("\t".join((self.label, *self.systems)).encode("utf-8", "surrogatepass"))
+        digest.update("\t".join((self.label, *self.systems, str(self.higher_is_better)))
+                      .encode("utf-8", "surrogatepass"))
         digest.update(np.ascontiguousarray(self.matrix, dtype=np.float64).tobytes())
         return digest.hexdigest()
 

@@ -18,15 +18,15 @@ import csv
 import io
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import InputError, ReadError
+from ...errors import InputError, ReadError
 from .mqm import HEADER as MQM_HEADER
 from .mqm import MQM_ALIASES, parse_mqm
-from .score_table import ExternalScores
+from .table import SegmentScores
 
 SYSTEM_COLUMNS = ("system", "sys", "system_name", "model", "sys_name")
 SEGMENT_COLUMNS = ("seg_id", "segment_id", "segment", "seg", "sid", "id", "item", "line")
@@ -43,7 +43,7 @@ class UnmatchedSystemsError(InputError):
 class Matching:
     """External scores renamed and restricted to the loaded systems, and what did not match."""
 
-    scores: ExternalScores
+    scores: SegmentScores
     unmatched_file: tuple[str, ...]
     unmatched_loaded: tuple[str, ...]
 
@@ -78,7 +78,7 @@ def _find(header: list[str], wanted: Sequence[str], given: str | None, what: str
 
 
 def _table(text: str, source: str, label: str | None, system_column: str | None,
-           segment_column: str | None, score_column: str | None) -> ExternalScores:
+           segment_column: str | None, score_column: str | None) -> SegmentScores:
     first = text.split("\n", 1)[0]
     delimiter = "\t" if "\t" in first or source.lower().endswith(".tsv") else ","
     rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
@@ -135,13 +135,13 @@ def _table(text: str, source: str, label: str | None, system_column: str | None,
         per_system[seg_id] = value
     if not scores:
         raise _fail(source, 2, "expected at least one score row, found none")
-    return ExternalScores.from_rows(label, scores, source)
+    return SegmentScores.from_rows(label, scores, source)
 
 
 def parse_scores(data: bytes | str, source: str = "<text>", *, label: str | None = None,
                  system_column: str | None = None, segment_column: str | None = None,
                  score_column: str | None = None,
-                 n_segments: int | None = None) -> ExternalScores:
+                 n_segments: int | None = None) -> SegmentScores:
     """Read an external-scores file (MQM TSV, or a TSV/CSV with a header); errors name the line.
 
     With ``n_segments`` (the loaded test set's size) a segment id beyond it is refused, and the
@@ -158,7 +158,7 @@ def parse_scores(data: bytes | str, source: str = "<text>", *, label: str | None
     text = text.replace("\r\n", "\n")
     if tuple(text.split("\n", 1)[0].split()) == MQM_HEADER:
         mqm = parse_mqm(text, source, aliases={})
-        result = ExternalScores(label or "MQM", mqm.systems, np.array(mqm.matrix), source)
+        result = replace(mqm, label=label or "MQM", source=source)
     else:
         result = _table(text, source, label, system_column, segment_column, score_column)
     if n_segments is not None:
@@ -167,12 +167,12 @@ def parse_scores(data: bytes | str, source: str = "<text>", *, label: str | None
                             f"set has {n_segments} segments: the file is for another test set.")
         padded = np.full((len(result.systems), n_segments), np.nan)
         padded[:, : result.n_segments] = result.matrix
-        result = ExternalScores(result.label, result.systems, padded, result.source)
+        result = replace(result, matrix=padded)
     result.matrix.setflags(write=False)
     return result
 
 
-def read_scores(path: str | Path, **options: object) -> ExternalScores:
+def read_scores(path: str | Path, **options: object) -> SegmentScores:
     """``parse_scores`` of a file on disk (UTF-8), named by its file name as an upload would be
     (messages shown in the browser never carry a server path)."""
     path = Path(path)
@@ -197,7 +197,7 @@ def suggest_aliases(file_systems: Sequence[str], loaded: Sequence[str]) -> dict[
     return out
 
 
-def match_systems(scores: ExternalScores, loaded: Sequence[str],
+def match_systems(scores: SegmentScores, loaded: Sequence[str],
                   aliases: Mapping[str, str] | None = None) -> Matching:
     """Rename file systems through ``aliases`` and keep those loaded (case-sensitive match).
 
@@ -223,5 +223,5 @@ def match_systems(scores: ExternalScores, loaded: Sequence[str],
     matrix = scores.matrix[order]
     matrix.setflags(write=False)
     missing = tuple(name for name in loaded if name not in systems)
-    return Matching(ExternalScores(scores.label, systems, matrix, scores.source), unmatched,
+    return Matching(replace(scores, systems=systems, matrix=matrix), unmatched,
                     missing)

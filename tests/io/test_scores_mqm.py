@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from conftest import REPO_DATA, SHARED_DATA
 
-from bleu.analysis.mqm import parse_mqm, read_mqm
 from bleu.errors import InputError
+from bleu.io.scores.mqm import parse_mqm, read_mqm
 
 ENDE_FILE = "wmt21_newstest2021_en-de/mqm_newstest2021_ende.avg_seg_scores.tsv"
 ENDE = REPO_DATA / ENDE_FILE

@@ -11,8 +11,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from ..errors import ReadError
-from .score_table import ExternalScores
+from ...errors import ReadError
+from .table import SegmentScores
 
 #: MQM system names that differ from the WMT file names of the same system
 MQM_ALIASES: dict[str, str] = {"Nemo": "NVIDIA-NeMo"}
@@ -24,7 +24,7 @@ def _fail(source: str, line: int, message: str) -> ReadError:
 
 
 def parse_mqm(text: str, source: str = "<text>",
-              aliases: dict[str, str] | None = None) -> ExternalScores:
+              aliases: dict[str, str] | None = None) -> SegmentScores:
     """Parse an MQM ``avg_seg_scores`` file's text; system names are mapped through ``aliases``.
 
     ``aliases`` defaults to ``MQM_ALIASES`` (``Nemo`` -> ``NVIDIA-NeMo``); pass ``{}`` to keep
@@ -58,10 +58,10 @@ def parse_mqm(text: str, source: str = "<text>",
         per_system[seg_id] = score
     if not scores:
         raise _fail(source, 2, "expected at least one score row, found none")
-    return ExternalScores.from_rows("MQM", scores, source)
+    return SegmentScores.from_rows("MQM", scores, source)
 
 
-def read_mqm(path: str | Path, aliases: dict[str, str] | None = None) -> ExternalScores:
+def read_mqm(path: str | Path, aliases: dict[str, str] | None = None) -> SegmentScores:
     """Read an MQM ``avg_seg_scores`` TSV file (UTF-8); errors name the file and line."""
     path = Path(path)
     return parse_mqm(path.read_text(encoding="utf-8"), str(path), aliases)
