@@ -314,26 +314,36 @@ class _Randomizer:
         self.real = _real_scores(matrices, scorer)
         self.above = np.zeros(len(self.pairs), np.int64)
         self.trials = 0
-        if scorer.integer_stats:
-            self.dtype = _product_dtype(float(np.abs(self.totals).max(initial=0)))
-        else:
-            self.dtype = np.float64
+        self.dtype = _product_dtype(float(np.abs(self.totals).max(initial=0)))
 
     def _part(self, sums: np.ndarray, k: int) -> np.ndarray:
         return sums[:, k * self.columns : (k + 1) * self.columns]
 
+    def _sums(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every system's summed statistics where the selectors are 1 (``chosen``) and 0.
+
+        Integer statistics are exact in any order: one product with all systems side by side,
+        the rest as the total minus the chosen. Other statistics (TER's averaged reference
+        lengths) are rounded as BLAS adds them, which depends on the matrix shapes: each
+        system's product is taken as sacrebleu takes it, ``selectors @ stats`` with that one
+        system's columns, so that a trial that ties the real difference ties in both."""
+        if self.scorer.integer_stats:
+            chosen = block.astype(self.dtype) @ self.stacked.astype(self.dtype)
+            return chosen, self.totals[None, :] - chosen
+        on, off = block.astype(np.float64), (~block).astype(np.float64)
+        parts = [np.ascontiguousarray(self._part(self.stacked, k))
+                 for k in range(self.stacked.shape[1] // self.columns)]
+        return (np.concatenate([on @ part for part in parts], axis=1),
+                np.concatenate([off @ part for part in parts], axis=1))
+
     def add(self, selectors: np.ndarray) -> None:
         """One block of trials: system a's statistics where a selector is 1, b's elsewhere, and
-        the other way round (as sacrebleu's ``pos_sel @ a + neg_sel @ b``)."""
-        weights = self.stacked.astype(self.dtype)
-        rows = _block_rows(len(self.stacked))
+        the other way round (as sacrebleu's ``pos_sel @ a + neg_sel @ b``). Blocks hold a
+        multiple of 32 trials: OpenBLAS's AVX-512 kernels summed TER rows in blocks of 7
+        differently from one product of all trials, in blocks of 32 as that product does."""
+        rows = _block_rows(len(self.stacked), _BOOL_ROWS)
         for start in range(0, len(selectors), rows):
-            block = selectors[start : start + rows]
-            chosen = block.astype(self.dtype) @ weights
-            if self.scorer.integer_stats:  # exact integers: the rest is the total minus the chosen
-                others = self.totals[None, :] - chosen
-            else:
-                others = (~block).astype(self.dtype) @ weights
+            chosen, others = self._sums(selectors[start : start + rows])
             for index, (a, b) in enumerate(self.pairs):
                 pseudo_a = self._part(chosen, a) + self._part(others, b)
                 pseudo_b = self._part(others, a) + self._part(chosen, b)
