@@ -22,10 +22,12 @@ from ..metrics.bleu.engine import words
 from ..metrics.bleu.score import BLEUOptions, scores_from_stats
 from ..metrics.significance import (
     DEFAULT_SAMPLES,
+    PairedTTest,
     as_scorer,
     bootstrap_ci_from_stats,
     paired_ar_from_stats,
     paired_bootstrap_from_stats,
+    paired_t_test,
 )
 from .formatting import COUNT, DELTA, P_VALUE, SCORE, Column
 from .ranking import ALPHA
@@ -126,6 +128,13 @@ class DifferenceScorer:
         return self.inner.integer_stats
 
     @property
+    def float32_resamples(self) -> bool:
+        return self.inner.float32_resamples
+
+    #: rows are segments rated for both systems already (``paired_comparison`` keeps those)
+    rated_column: int | None = None
+
+    @property
     def columns(self) -> int:
         return 2 * self.inner.columns
 
@@ -159,6 +168,10 @@ class PairedComparison:
     n_bootstrap: int
     n_ar: int
     seed: int
+    #: segment scores: the segments rated for both systems (what the tests used), the paired
+    #: t-test comet-compare reports; None for text metrics, which test every segment
+    n_segments: int | None = None
+    t_test: PairedTTest | None = None
 
     @property
     def delta(self) -> float:
@@ -189,15 +202,27 @@ def paired_comparison(stats_a: np.ndarray, stats_b: np.ndarray,
     bootstrap = paired_bootstrap_from_stats(pair, scorer, baseline="A", n_samples=n_bootstrap,
                                             seed=seed)
     randomized = paired_ar_from_stats(pair, scorer, baseline="A", n_samples=n_ar, seed=seed)
-    difference = bootstrap_ci_from_stats(np.hstack([stats_a, stats_b]),
+    joint = _jointly_rated(scorer, stats_a, stats_b)
+    difference = bootstrap_ci_from_stats(np.hstack([stats_a, stats_b])[joint],
                                          DifferenceScorer(scorer), n_samples=n_bootstrap,
                                          seed=seed)
+    rated = scorer.rated_column is not None
     return PairedComparison(
         metric=scorer.name, higher_is_better=scorer.higher_is_better,
         score_a=bootstrap["A"].score, score_b=bootstrap["B"].score,
         low=float(difference.low), high=float(difference.high),
         p_bootstrap=float(bootstrap["B"].p_value), p_ar=float(randomized["B"].p_value),
-        n_bootstrap=n_bootstrap, n_ar=n_ar, seed=seed)
+        n_bootstrap=n_bootstrap, n_ar=n_ar, seed=seed,
+        n_segments=int(joint.sum()) if rated else None,
+        t_test=paired_t_test(stats_a, stats_b, scorer) if rated else None)
+
+
+def _jointly_rated(scorer: StatsScorer, stats_a: np.ndarray, stats_b: np.ndarray) -> np.ndarray:
+    """The segments both systems are rated on (every segment for text metrics)."""
+    column = scorer.rated_column
+    if column is None:
+        return np.ones(len(stats_a), bool)
+    return (np.asarray(stats_a)[:, column] > 0) & (np.asarray(stats_b)[:, column] > 0)
 
 
 def paired_columns(a: str, b: str) -> dict[str, Column]:
@@ -435,6 +460,8 @@ class FMeasureScorer:
     name: str = "F-measure"
     higher_is_better: bool = True
     integer_stats: bool = True
+    float32_resamples: bool = False
+    rated_column: int | None = None
     columns: int = 3
 
     def scores(self, sums: np.ndarray) -> np.ndarray:

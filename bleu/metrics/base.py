@@ -36,6 +36,13 @@ class StatsScorer(Protocol):
     #: True when every statistic is an integer count: sums of up to 2**24 are then exact in
     #: float32, so resample sums may be computed in any order
     integer_stats: bool
+    #: True where sacrebleu sums resampled statistics in float32 one segment after the other
+    #: (TER's averaged reference lengths), so ours must too; False: exact integers (BLEU,
+    #: chrF) or float64 sums (segment scores, which no sacrebleu number constrains)
+    float32_resamples: bool
+    #: the column that says whether a segment is rated (segment scores: 1 rated, 0 not), so
+    #: that a paired test leaves out segments either system lacks; None: every segment counts
+    rated_column: int | None
     #: statistics per segment (the matrix's columns)
     columns: int
 
@@ -163,7 +170,8 @@ class SignificanceResult:
     ``ci`` is the interval's half-width as sacrebleu reports it (``mean ± ci``); ``low`` and
     ``high`` are its ends (the resamples' 2.5th and 97.5th percentiles). ``p_value`` is None for
     the baseline and where no paired test ran; ``mean``, ``ci``, ``low``, ``high`` are None
-    where no bootstrap ran.
+    where no bootstrap ran. ``n_segments`` is the segments tested for segment scores (those
+    rated for the system and, in a paired test, the baseline); None where all were.
     """
 
     name: str
@@ -173,6 +181,7 @@ class SignificanceResult:
     ci: float | None = None
     low: float | None = None
     high: float | None = None
+    n_segments: int | None = None
 
 
 class ScoreText:
