@@ -92,6 +92,8 @@ class AllPairs:
     seed: int
     alpha: float
     clusters: tuple[tuple[str, ...], ...]
+    #: segment scores: the segments each pair was tested on (rated for both); None: all
+    segments: np.ndarray | None = None
 
     @property
     def significant(self) -> np.ndarray:
@@ -160,4 +162,5 @@ def all_pairs(stats: Mapping[str, np.ndarray], metric: BLEUOptions | StatsScorer
         scores=tuple(float(s) for s in sorted_scores), deltas=deltas, p_values=p_values,
         adjusted=adjusted, method=method,
         n_samples=DEFAULT_SAMPLES[method] if n_samples is None else int(n_samples),
-        seed=seed, alpha=alpha, clusters=clusters(names, better))
+        seed=seed, alpha=alpha, clusters=clusters(names, better),
+        segments=None if found.segments is None else found.segments[np.ix_(order, order)])

@@ -213,14 +213,11 @@ def pairs_chart(pairs: AllPairs) -> alt.LayerChart:
                      f"* p < {pairs.alpha}"))
 
 
-def dashboard(results: Dashboard,
-              other: Mapping[str, Mapping[str, SignificanceResult]] | None = None,
-              ) -> alt.VConcatChart:
-    """The corpus dashboard's charts as one chart (renders in Jupyter; ``other``: chrF/TER).
+def dashboard(results: Dashboard) -> alt.VConcatChart:
+    """The corpus dashboard's charts as one chart (renders in Jupyter).
 
-    ``results`` is a ``bleu.analysis.dashboard.Dashboard`` (``build_dashboard``); ``other`` maps
-    a metric name to significance results by system (``bleu.analysis.metric_scores``), drawn
-    below the BLEU charts and the all-pairs matrix.
+    ``results`` is a ``bleu.analysis.dashboard.Dashboard`` (``build_dashboard``); its metrics
+    beside BLEU are drawn below the BLEU charts and the all-pairs matrix.
     """
     scores = results.scores
     rows: list[alt.TopLevelMixin] = [
@@ -232,6 +229,7 @@ def dashboard(results: Dashboard,
     ]
     if results.pairs is not None:
         rows.append(pairs_chart(results.pairs))
+    other = {metric: found for metric, found in results.metrics.items() if metric != "BLEU"}
     if other:
         rows.append(metrics_chart(other, list(scores)))
     return alt.vconcat(*rows).resolve_scale(color="independent").properties(

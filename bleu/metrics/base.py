@@ -254,6 +254,14 @@ class Signature:
         return cls(tuple((key, str(value)) for key, value in values),
                    tuple({**_COMMON_SHORT, **short_names}.items()))
 
+    def with_resampling(self, **resampling: Any) -> Signature:
+        """The same signature with a test's or CI's ``bs``, ``ar`` and ``seed`` fields where
+        sacrebleu puts them (after ``nrefs``); fields it had already are replaced."""
+        added = [(key, str(resampling[key])) for key in ("bs", "ar", "seed")
+                 if resampling.get(key) is not None]
+        kept = [field for field in self.fields[1:] if field[0] not in ("bs", "ar", "seed")]
+        return Signature((self.fields[0], *added, *kept), self.short_names)
+
     def format(self, short: bool = False) -> str:
         names = dict(self.short_names) if short else {}
         return "|".join(f"{names.get(key, key)}:{value}" for key, value in self.fields)
