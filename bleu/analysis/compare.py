@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LengthMismatchError
+from ..i18n import tr
 from ..metrics.base import StatsScorer
 from ..metrics.bleu.engine import words
 from ..metrics.bleu.score import BLEUOptions, scores_from_stats
@@ -43,15 +44,22 @@ FREQUENCY_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
 
 #: the contribution table's columns (``contributions``)
 LOO_A, LOO_B, LOO_GAP, SWAP = "A without it", "B without it", "gap change", "swap to B"
-CONTRIBUTION_COLUMNS = {
-    "id": Column(help="Segment number (1-based line number)."),
-    LOO_A: Column(DELTA, "A's corpus BLEU without this segment, minus A's corpus BLEU."),
-    LOO_B: Column(DELTA, "B's corpus BLEU without this segment, minus B's corpus BLEU."),
-    LOO_GAP: Column(DELTA, "How the gap A − B changes without this segment (A without it − "
-                           "B without it)."),
-    SWAP: Column(DELTA, "How A's corpus BLEU changes if this one segment took B's output "
-                        "(negative: A's output is the better one there)."),
-}
+
+
+def contribution_columns(metric: str = "BLEU") -> dict[str, Column]:
+    """How ``contributions``' columns are shown for ``metric``: format and help."""
+    return {
+        "id": Column(help="Segment number (1-based line number)."),
+        LOO_A: Column(DELTA, f"A's corpus {metric} without this segment, minus A's corpus "
+                             f"{metric}."),
+        LOO_B: Column(DELTA, f"B's corpus {metric} without this segment, minus B's corpus "
+                             f"{metric}."),
+        LOO_GAP: Column(DELTA, "How the gap A − B changes without this segment (A without it "
+                               "− B without it)."),
+        SWAP: Column(DELTA, f"How A's corpus {metric} changes if this one segment took B's "
+                            "output (with a higher-is-better metric, negative: A's output is "
+                            "the better one there)."),
+    }
 #: the n-gram tables' columns (``ngram_differences``)
 MATCHED_A, MATCHED_B, DIFFERENCE, IN_A, IN_B = ("matched A", "matched B", "difference",
                                                  "in A", "in B")
@@ -76,21 +84,25 @@ def _check_pair(stats_a: np.ndarray, stats_b: np.ndarray) -> tuple[np.ndarray, n
     return stats_a, stats_b
 
 
-def contributions(stats_a: np.ndarray, stats_b: np.ndarray, options: BLEUOptions,
-                  ) -> pd.DataFrame:
-    """Per segment: corpus BLEU change when it is left out, and A's change when it takes B's output.
+def contributions(stats_a: np.ndarray, stats_b: np.ndarray,
+                  metric: BLEUOptions | StatsScorer) -> pd.DataFrame:
+    """Per segment: the corpus score's change when it is left out, and A's change when it takes
+    B's output, for BLEU (its options) or any metric's scorer.
 
-    Columns (``CONTRIBUTION_COLUMNS``): ``id`` (1-based), ``LOO_A`` and ``LOO_B`` (BLEU without
-    the segment minus BLEU), ``LOO_GAP`` (change of A − B when the segment is left out),
-    ``SWAP`` (A's BLEU with this segment from B, minus A's BLEU: negative where A's output is
-    the better one).
+    Columns (``contribution_columns``): ``id`` (1-based), ``LOO_A`` and ``LOO_B`` (the score
+    without the segment minus the score), ``LOO_GAP`` (change of A − B when the segment is left
+    out), ``SWAP`` (A's score with this segment from B, minus A's score: negative where A's
+    output is the better one, for a higher-is-better metric). Segment scores leave a segment
+    one system lacks out of that system's mean.
     """
+    scorer = as_scorer(metric)
     stats_a, stats_b = _check_pair(stats_a, stats_b)
     total_a, total_b = stats_a.sum(axis=0), stats_b.sum(axis=0)
-    base_a, base_b = scores_from_stats(np.stack([total_a, total_b]), options)
-    loo_a = scores_from_stats(total_a[None, :] - stats_a, options) - base_a
-    loo_b = scores_from_stats(total_b[None, :] - stats_b, options) - base_b
-    swap = scores_from_stats(total_a[None, :] - stats_a + stats_b, options) - base_a
+    with np.errstate(divide="ignore", invalid="ignore"):
+        base_a, base_b = scorer.scores(np.stack([total_a, total_b]))
+        loo_a = scorer.scores(total_a[None, :] - stats_a) - base_a
+        loo_b = scorer.scores(total_b[None, :] - stats_b) - base_b
+        swap = scorer.scores(total_a[None, :] - stats_a + stats_b) - base_a
     return pd.DataFrame({
         "id": np.arange(1, len(stats_a) + 1), LOO_A: loo_a, LOO_B: loo_b,
         LOO_GAP: loo_a - loo_b, SWAP: swap,
@@ -228,7 +240,8 @@ def _jointly_rated(scorer: StatsScorer, stats_a: np.ndarray, stats_b: np.ndarray
 def paired_columns(a: str, b: str) -> dict[str, Column]:
     """How ``paired_table``'s columns are shown: format and help."""
     return {
-        "metric": Column(help="TER: lower is better; the others: higher is better."),
+        "metric": Column(help="TER, MetricX and MQM penalties: lower is better; the others: "
+                              "higher is better."),
         a: Column(SCORE, f"Corpus score of {a} (A)."),
         b: Column(SCORE, f"Corpus score of {b} (B)."),
         "A − B": Column(DELTA, "Score of A minus score of B."),
@@ -238,18 +251,53 @@ def paired_columns(a: str, b: str) -> dict[str, Column]:
                                          "sacrebleu --paired-bs."),
         "p (AR)": Column(P_VALUE, "Approximate randomization (Riezler & Maxwell 2005), as "
                                   "sacrebleu --paired-ar."),
+        "p (t-test)": Column(P_VALUE, "Segment scores: Student's paired t-test of the segment "
+                                      "scores, as comet-compare reports it (– for metrics of "
+                                      "the text: their corpus score is not a mean)."),
+        "segments": Column(COUNT, "Segments tested: for segment scores, those rated for "
+                                  "both systems."),
         "verdict": Column(help=f"Which system is better at p < {ALPHA}, and by which tests."),
     }
 
 
-def paired_table(results: Sequence[PairedComparison], a: str, b: str) -> pd.DataFrame:
-    """One row per metric: both scores, A − B with its 95% interval, both p-values, verdict."""
+def paired_table(results: Sequence[PairedComparison], a: str, b: str,
+                 n_segments: int | None = None) -> pd.DataFrame:
+    """One row per metric: both scores, A − B with its 95% interval, the p-values, the
+    segments tested (``n_segments`` for metrics that test every one), the verdict."""
     rows = [{"metric": found.metric, a: found.score_a, b: found.score_b, "A − B": found.delta,
              "95% CI": f"[{DELTA.text(found.low)}, {DELTA.text(found.high)}]",
              "p (bootstrap)": found.p_bootstrap, "p (AR)": found.p_ar,
+             "p (t-test)": None if found.t_test is None else found.t_test.p_value,
+             "segments": found.n_segments if found.n_segments is not None else n_segments,
              "verdict": found.verdict(a, b)}
             for found in results]
-    return pd.DataFrame(rows, columns=list(paired_columns(a, b)))
+    return pd.DataFrame(rows, columns=list(paired_columns(a, b))).astype(
+        {"p (t-test)": "float64"})
+
+
+def winners(results: Sequence[PairedComparison], alpha: float = ALPHA) -> dict[str, list[str]]:
+    """The metrics by the system they find significantly better (bootstrap p < ``alpha``):
+    ``{"A": [...], "B": [...]}``."""
+    found: dict[str, list[str]] = {"A": [], "B": []}
+    for result in results:
+        if result.p_bootstrap < alpha and result.delta != 0:
+            a_ahead = result.delta > 0 if result.higher_is_better else result.delta < 0
+            found["A" if a_ahead else "B"].append(result.metric)
+    return found
+
+
+def disagreement(results: Sequence[PairedComparison], a: str, b: str,
+                 alpha: float = ALPHA) -> str | None:
+    """A sentence saying that the metrics disagree on the winner, naming which metric finds
+    which system significantly better; None when they do not disagree."""
+    found = winners(results, alpha)
+    if not found["A"] or not found["B"]:
+        return None
+    return tr("The metrics disagree on the winner: {for_a} find {a} significantly better, "
+              "{for_b} find {b} significantly better (paired bootstrap, p < {alpha}). Each "
+              "metric sees different qualities: look at the segments where they differ "
+              "(Metrics & human scores, 'Where BLEU and another metric disagree').").format(
+        for_a=", ".join(found["A"]), a=a, for_b=", ".join(found["B"]), b=b, alpha=alpha)
 
 
 # --- n-gram differences -------------------------------------------------------------------
@@ -430,26 +478,34 @@ def assign_buckets(values: np.ndarray, cutoffs: Sequence[float]) -> np.ndarray:
                            side="right")
 
 
-def bleu_by_bucket(stats: Mapping[str, np.ndarray], buckets: Mapping[str, np.ndarray],
-                   labels: Sequence[str], options: BLEUOptions, *, n_samples: int = 1000,
-                   seed: int = 12345) -> pd.DataFrame:
-    """Corpus BLEU of each system on each bucket of its segments, with a bootstrap interval.
+def score_by_bucket(stats: Mapping[str, np.ndarray], buckets: Mapping[str, np.ndarray],
+                    labels: Sequence[str], metric: BLEUOptions | StatsScorer, *,
+                    n_samples: int = 1000, seed: int = 12345) -> pd.DataFrame:
+    """Each system's corpus score on each bucket of its segments (BLEU's options or any
+    metric's scorer), with a bootstrap interval.
 
     ``buckets[name]`` gives each segment's bucket index for that system (into ``labels``);
-    empty buckets are left out. Columns: system, bucket, label, segments, score, mean, low,
+    empty buckets (for segment scores: with no rated segment) are left out. Columns: system, bucket, label, segments, score, mean, low,
     high, ci.
     """
+    scorer = as_scorer(metric)
     rows = []
     for name, matrix in stats.items():
         for index, label in enumerate(labels):
             members = np.flatnonzero(buckets[name] == index)
-            if len(members):
-                found = bootstrap_ci_from_stats(matrix, options, n_samples=n_samples, seed=seed,
-                                                rows=members)
+            if len(members) and _rated_in(scorer, matrix, members):
+                found = bootstrap_ci_from_stats(matrix, scorer, n_samples=n_samples,
+                                                seed=seed, rows=members)
                 rows.append((name, index, label, len(members), found.score, found.mean,
                              found.low, found.high, found.ci))
     return pd.DataFrame(rows, columns=["system", "bucket", "label", "segments", "score", "mean",
                                        "low", "high", "ci"])
+
+
+def _rated_in(scorer: StatsScorer, matrix: np.ndarray, members: np.ndarray) -> bool:
+    """Whether any of ``members`` is rated (always, for metrics that rate every segment)."""
+    column = scorer.rated_column
+    return column is None or bool((np.asarray(matrix)[members, column] > 0).any())
 
 
 @dataclass(frozen=True)

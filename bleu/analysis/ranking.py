@@ -102,6 +102,15 @@ class AllPairs:
             return np.nan_to_num(self.adjusted, nan=1.0) < self.alpha
 
     @property
+    def tested_segments(self) -> tuple[int, ...]:
+        """The distinct counts of segments the pairs were tested on (segment scores: rated
+        for both systems), smallest first; () where every pair was tested on every segment."""
+        if self.segments is None:
+            return ()
+        off_diagonal = ~np.eye(len(self.names), dtype=bool)
+        return tuple(sorted({int(n) for n in self.segments[off_diagonal]}))
+
+    @property
     def ranks(self) -> dict[str, str]:
         """Each system's rank label, by system, best first."""
         return rank_labels(self.clusters)

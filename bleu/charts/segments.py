@@ -128,7 +128,7 @@ def bucket_chart(frame: pd.DataFrame, title: str, value_title: str = "BLEU",
     """Score per bucket and system (points) with their 95% bootstrap intervals (rules), and
     below it each bucket's size (bars: segments, or words for word buckets).
 
-    ``frame`` is ``compare.bleu_by_bucket`` or ``compare.word_accuracy_by_frequency`` output;
+    ``frame`` is ``compare.score_by_bucket`` or ``compare.word_accuracy_by_frequency`` output;
     ``systems``: every loaded system, for the colours (default: those of ``frame``).
     """
     data = frame[["system", "bucket", "label", "score", "low", "high"]].copy()

@@ -14,14 +14,15 @@ import streamlit as st
 
 from bleu.metrics.bleu.score import SMOOTH_DEFAULTS
 from bleu.metrics.tokenizers import available_tokenizers
-from bleu_app.views import _metrics, _session, _state, _workspace
+from bleu_app.views import _metrics, _segment_scores, _session, _state, _workspace
 
 RESTORED = _state.URL_RESTORED
 SAVED = _state.URL_STATE
 PAGE = "page"
 SAMPLE = "sample"
 #: sample names in the URL -> the label of the loaded dataset
-SAMPLES = {"wmt22-en-de": _session.SAMPLE_LABEL, "wmt21-en-de-mqm": _metrics.MQM_SAMPLE_LABEL}
+SAMPLES = {"wmt22-en-de": _session.SAMPLE_LABEL,
+           "wmt21-en-de-mqm": _segment_scores.MQM_SAMPLE_LABEL}
 #: option widgets kept in the URL
 OPTIONS = _state.URL_OPTION_KEYS
 #: system choices kept in the URL (only for a bundled sample)
@@ -75,7 +76,7 @@ def restore(pages: list[Any], current: Any) -> None:
     params = st.query_params.to_dict()
     _session.dataset()
     if params.get(SAMPLE) == "wmt21-en-de-mqm":
-        _metrics.load_mqm_sample()
+        _segment_scores.load_mqm_sample()
     elif params.get(SAMPLE) == "wmt22-en-de" and \
             _session.dataset().label != _session.SAMPLE_LABEL:
         _workspace.load(_session.sample_dataset(), None)

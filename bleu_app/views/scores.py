@@ -10,7 +10,14 @@ from bleu.analysis.metric_scores import HIGHER_IS_BETTER
 from bleu.errors import InputError
 from bleu.io.scores.mqm import MQM_ALIASES
 from bleu.io.scores.read import Matching, parse_scores, suggest_aliases
-from bleu_app.views import _charts, _compute, _metrics, _session, _state, _tables
+from bleu_app.views import (
+    _charts,
+    _metrics,
+    _segment_scores,
+    _session,
+    _state,
+    _tables,
+)
 
 NOT_LOADED = "(leave out)"
 #: below this many systems a system-level correlation gets a caveat
@@ -24,7 +31,7 @@ st.caption("Upload segment scores from any metric or human judgment, one row per
            "`None` or an empty cell means not rated. Nothing is downloaded: scores from models "
            "(COMET, BLEURT) are computed elsewhere and uploaded here.")
 st.button("Load the WMT21 en-de sample with its MQM scores", key="load_mqm_sample",
-          on_click=_metrics.load_mqm_sample)
+          on_click=_segment_scores.load_mqm_sample)
 
 upload = st.file_uploader("Segment scores (TSV or CSV)", type=["tsv", "csv", "txt"],
                           key="scores_upload")
