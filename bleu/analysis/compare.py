@@ -485,8 +485,8 @@ def score_by_bucket(stats: Mapping[str, np.ndarray], buckets: Mapping[str, np.nd
     metric's scorer), with a bootstrap interval.
 
     ``buckets[name]`` gives each segment's bucket index for that system (into ``labels``);
-    empty buckets (for segment scores: with no rated segment) are left out. Columns: system, bucket, label, segments, score, mean, low,
-    high, ci.
+    empty buckets (for segment scores: with no rated segment) are left out. Columns: system,
+    bucket, label, segments, score, mean, low, high, ci.
     """
     scorer = as_scorer(metric)
     rows = []

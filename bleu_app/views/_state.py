@@ -45,9 +45,9 @@ SAVED_OPTION_KEYS = (TOKENIZE, LOWERCASE, SMOOTH_METHOD, MAX_NGRAM_ORDER, EFFECT
 URL_OPTION_KEYS = (TOKENIZE, LOWERCASE, SMOOTH_METHOD, MAX_NGRAM_ORDER, EFFECTIVE_ORDER,
                    N_BOOTSTRAP, SENTENCE_SMOOTH, OTHER_METRICS, RANKING)
 
-# --- external scores (Metrics & human scores page) ---------------------------------------------
-EXTERNAL = "external_scores"  # bleu.io.scores.table.SegmentScores, or None
-ALIASES = "external_aliases"  # file's system name -> loaded system name
+# --- segment scores (Metrics & human scores page; views/_segment_scores.py) --------------------
+SEGMENT_SCORES = "segment_scores"  # label -> bleu.io.scores.table.SegmentScores, as read
+ALIASES = "external_aliases"  # label -> {file's system name -> loaded system name}
 SCORES_FILE = "scores_file"
 SCORES_ERROR = "scores_error"
 

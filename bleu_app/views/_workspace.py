@@ -32,7 +32,7 @@ from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.errors import InputError
 from bleu.io import read_any
 from bleu.io.dataset import Dataset, system_name
-from bleu.io.scores.read import SegmentScores
+from bleu.io.scores.table import SegmentScores, lower_is_better
 from bleu.workspace import (
     StorageError,
     Workspace,
@@ -187,31 +187,29 @@ def _options() -> dict[str, Any]:
 
 
 def _external() -> dict[str, dict[str, tuple[float | None, ...]]]:
-    """The session's external scores as a workspace keeps them: metric -> system -> scores
-    (system names as loaded, NaN as None)."""
-    scores = st.session_state.get(_state.EXTERNAL)
-    if not isinstance(scores, SegmentScores):
-        return {}
-    aliases = st.session_state.get(_state.ALIASES) or {}
-    return {scores.label: {
-        aliases.get(name, name): tuple(None if math.isnan(value) else float(value)
-                                       for value in row)
-        for name, row in scores.by_system().items()}}
+    """The session's segment scores as a workspace keeps them: metric -> system -> scores
+    (system names as loaded, NaN as None), every set of the session."""
+    state = st.session_state
+    aliases = state.get(_state.ALIASES) or {}
+    return {label: {
+        aliases.get(label, {}).get(name, name): tuple(
+            None if math.isnan(value) else float(value) for value in row)
+        for name, row in scores.by_system().items()}
+        for label, scores in (state.get(_state.SEGMENT_SCORES) or {}).items()}
 
 
 def _restore_external(saved: Mapping[str, Mapping[str, tuple[float | None, ...]]]) -> None:
-    """Put a workspace's external scores back where views/_metrics.py reads them."""
+    """Put a workspace's segment scores back where views/_segment_scores.py reads them."""
     state = st.session_state
     state[SAVED_EXTERNAL] = {metric: dict(by_system) for metric, by_system in saved.items()}
-    if not saved:
-        state[_state.EXTERNAL], state[_state.ALIASES] = None, {}
-        return
-    label, by_system = next(iter(saved.items()))
-    matrix = np.array([[np.nan if value is None else value for value in values]
-                       for values in by_system.values()], dtype=float)
-    state[_state.EXTERNAL] = SegmentScores(label, tuple(by_system), matrix,
-                                            "the saved workspace")
-    state[_state.ALIASES] = {}
+    restored = {}
+    for label, by_system in saved.items():
+        matrix = np.array([[np.nan if value is None else value for value in values]
+                           for values in by_system.values()], dtype=float)
+        matrix.setflags(write=False)
+        restored[label] = SegmentScores(label, tuple(by_system), matrix, "the saved workspace",
+                                        not lower_is_better(label))
+    state[_state.SEGMENT_SCORES], state[_state.ALIASES] = restored, {}
 
 
 def _attach(workspace_id: str, name: str) -> None:

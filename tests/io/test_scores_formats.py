@@ -99,6 +99,6 @@ def test_a_file_for_another_test_set_and_unknown_systems() -> None:
 
 def test_one_system_twice_is_refused() -> None:
     files = [(b"0.5\n", "UEdin.comet"), (b"0.6\n", "UEdin.comet")]
-    with pytest.raises(InputError, match="UEdin.*already"):
+    with pytest.raises(InputError, match=r"UEdin.*already"):
         parse_score_files(files)
     assert np.isnan(parse_score_files([(b"0.5\n", "A.comet")], n_segments=2)[0].matrix[0, 1])
