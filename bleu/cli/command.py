@@ -4,7 +4,9 @@ Reference files are positional, systems come from ``-i`` (or tab-separated on st
 from ``-m bleu chrf ter``; the output is sacrebleu 2.6's JSON or text (one system, ``-sl``
 lines, or the multi-system table with paired tests). Test-set downloads are refused: BLEU
 Explorer never goes online. Nothing heavy is imported before the arguments are read: ``--help``
-or a bad flag costs a Python start; each metric loads when it is used.
+or a bad flag costs a Python start; each metric loads when it is used. Input is read as a stream
+(``streams``): binary or newline-less input is refused after its first blocks, and a closed or
+terminal stdin is named before any file is read.
 """
 
 from __future__ import annotations
@@ -105,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="Reference files (one segment per line); give them before -i/--input.")
     add("--input", "-i", nargs="*", default=None,
         help="System output file(s); several systems give a table. Default: read stdin "
-        "(several systems as tab-separated columns).")
+        "(several systems as tab-separated columns; it must be piped in, not a terminal).")
     add("--num-refs", "-nr", type=int, default=1,
         help="Split one reference file on tabs into this many references (default: 1).")
     add("--encoding", "-e", default="utf-8", help="Encoding of the files (default: utf-8).")
@@ -476,7 +478,8 @@ def run(args: argparse.Namespace, stdin: TextIO | None, out: TextIO) -> None:
         _streamed_single_system(args, out)
         return
     else:
-        references, ref_names = read_references(args.refs, args.num_refs, args.encoding)
+        references, ref_names = read_references(args.refs, args.num_refs, args.encoding,
+                                                 args.line_limit)
         systems = read_systems(args, stdin)
     _check_modes(args, len(systems))
     check_lengths(systems, references, ref_names)

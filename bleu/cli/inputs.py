@@ -65,14 +65,10 @@ def check_stdin(stdin: TextIO | None) -> None:
     file descriptor 0) or a terminal with nothing piped in."""
     example = tr("pipe the system output in (bleu-explorer ref.txt < hyp.txt) or give it with -i "
                  "(bleu-explorer ref.txt -i hyp.txt)")
-    if stdin is None or getattr(stdin, "buffer", None) is None:
+    if stdin is None or stdin.closed:  # None: the process started without file descriptor 0
         raise ReadError(tr("stdin is closed, and no -i was given: {example}.").format(
             example=example))
-    try:
-        terminal = stdin.isatty()
-    except ValueError:  # a file object closed in this process
-        terminal = False
-    if terminal:
+    if stdin.isatty():
         raise ReadError(tr("stdin is a terminal, and no -i was given: {example}.").format(
             example=example))
 

@@ -100,8 +100,9 @@ def test_a_nul_names_its_line_and_says_binary(universal: bool, tiny_blocks) -> N
 
 
 def test_a_nul_in_utf16_text_is_a_nul_character() -> None:
-    with pytest.raises(ReadError, match="test.txt, line 2: a NUL character, so this is binary"):
+    with pytest.raises(ReadError) as caught:
         read("one\ntw\x00o\n".encode("utf-16"), "utf-16")
+    assert str(caught.value).startswith("test.txt, line 2: a NUL character, so this is binary")
 
 
 @pytest.mark.parametrize(("data", "line"), [
@@ -146,8 +147,9 @@ class CountingStream(io.RawIOBase):
                                                (b"a", "longer than 1,000,000 characters")])
 def test_endless_bad_input_stops_after_a_few_blocks(byte: bytes, problem: str) -> None:
     stream = CountingStream(byte)
-    with pytest.raises(ReadError, match=f"test.txt, line 1: {problem}"):
+    with pytest.raises(ReadError) as caught:
         read(stream)
+    assert str(caught.value).startswith(f"test.txt, line 1: {problem}")
     # the first block with a NUL; for a line, the blocks that pass the limit (a block is 512 KiB)
     assert stream.given <= streams.MAX_LINE_CHARS + 2 * streams.BLOCK_BYTES
 
