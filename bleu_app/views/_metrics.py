@@ -102,14 +102,16 @@ def _text_stats(data: Dataset, name: str, options: BLEUOptions) -> dict[str, np.
     if not todo:
         return found
     metric = _prepared(name, data, options)
-    bar = st.progress(0.0, text=tr("Computing {metric}…").format(metric=name))
-    for done, system in enumerate(todo):
-        bar.progress(done / len(todo), text=tr(
-            "Computing {metric}: {done} of {total} systems done, {system} now").format(
-            metric=name, done=done, total=len(todo), system=system))
+    bar = st.progress(0.0, text=tr("Computing {metric}: {system} now").format(
+        metric=name, system=todo[0]))
+    for done, system in enumerate(todo, start=1):
         file = data.systems[system]
         found[system] = metric.segment_stats(file.segments)
         store.put(_store_key(name, options, file, data), found[system])
+        following = tr(", {system} now").format(system=todo[done]) if done < len(todo) else ""
+        bar.progress(done / len(todo), text=tr(
+            "Computing {metric}: {done} of {total} systems done{following}").format(
+            metric=name, done=done, total=len(todo), following=following))
     bar.empty()
     return found
 

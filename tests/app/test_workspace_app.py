@@ -240,9 +240,10 @@ def test_external_scores_are_saved_and_come_back(app_setup: Path) -> None:
     workspace_id = app.session_state["workspace_id"]
     matrix = np.array([np.linspace(0, 1, 3004), np.full(3004, np.nan)])
     matrix[1, :10] = 0.5
-    app.session_state["external_scores"] = SegmentScores(
-        "COMET", ("C-3MA", "FBK"), matrix, "comet.tsv")
-    app.session_state["external_aliases"] = {"C-3MA": SYSTEMS[0].stem, "FBK": SYSTEMS[1].stem}
+    app.session_state["segment_scores"] = {"COMET": SegmentScores(
+        "COMET", ("C-3MA", "FBK"), matrix, "comet.tsv")}
+    app.session_state["external_aliases"] = {"COMET": {"C-3MA": SYSTEMS[0].stem,
+                                                       "FBK": SYSTEMS[1].stem}}
     app.run()
     assert not app.exception
     saved = WorkspaceStore(app_setup).load(workspace_id).external_scores
@@ -250,7 +251,7 @@ def test_external_scores_are_saved_and_come_back(app_setup: Path) -> None:
     assert saved["COMET"][SYSTEMS[1].stem][:11] == (0.5,) * 10 + (None,)
 
     again = new_app(ws=workspace_id)
-    restored = again.session_state["external_scores"]
+    restored = again.session_state["segment_scores"]["COMET"]
     assert restored.label == "COMET" and restored.systems == tuple(saved["COMET"])
     np.testing.assert_array_equal(restored.matrix, matrix)
 
