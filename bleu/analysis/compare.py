@@ -19,6 +19,7 @@ import pandas as pd
 from ..errors import InputError, LengthMismatchError
 from ..i18n import tr
 from ..metrics.base import StatsScorer
+from ..metrics.bleu.clipping import credited, lookup, reference_max
 from ..metrics.bleu.engine import words
 from ..metrics.bleu.score import BLEUOptions, scores_from_stats
 from ..metrics.significance import (
@@ -325,14 +326,6 @@ def _sorted_unique(values: np.ndarray) -> np.ndarray:
     return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
 
 
-def _lookup(keys: np.ndarray, table_keys: np.ndarray, table_values: np.ndarray) -> np.ndarray:
-    """``table_values`` at ``keys`` (0 where a key is absent); ``table_keys`` sorted."""
-    if not len(table_keys):
-        return np.zeros(len(keys), np.int64)
-    where = np.minimum(np.searchsorted(table_keys, keys), len(table_keys) - 1)
-    return np.where(table_keys[where] == keys, table_values[where], 0)
-
-
 @dataclass(frozen=True)
 class NgramDifferences:
     """N-grams credited more often in A than in B (``a_better``) and the reverse (``b_better``).
@@ -388,20 +381,12 @@ def ngram_differences(hyps_a: Sequence[str], hyps_b: Sequence[str],
         else:
             positions = [np.arange(len(t)) for t in ids]
         keyed = [_pair_counts(segs[k][p], grams[k][p]) for k, p in enumerate(positions)]
-        ref_keys = np.concatenate([keys for keys, _ in keyed[2:]])
-        ref_counts = np.concatenate([counts for _, counts in keyed[2:]])
-        order = np.argsort(ref_keys, kind="stable")
-        ref_keys, ref_counts = ref_keys[order], ref_counts[order]
-        if len(ref_keys):
-            first = np.concatenate(([True], ref_keys[1:] != ref_keys[:-1]))
-            starts = np.flatnonzero(first)
-            max_counts = np.maximum.reduceat(ref_counts, starts)
-            ref_keys = ref_keys[starts]
-        else:
-            max_counts = ref_counts
+        ref_keys, max_counts = reference_max(
+            np.concatenate([keys for keys, _ in keyed[2:]]),
+            np.concatenate([counts for _, counts in keyed[2:]]))
         (keys_a, count_a), (keys_b, count_b) = keyed[0], keyed[1]
-        credit_a = np.minimum(count_a, _lookup(keys_a, ref_keys, max_counts))
-        credit_b = np.minimum(count_b, _lookup(keys_b, ref_keys, max_counts))
+        credit_a = credited(count_a, lookup(keys_a, ref_keys, max_counts))
+        credit_b = credited(count_b, lookup(keys_b, ref_keys, max_counts))
         rows.append(_order_frame(n, keys_a, count_a, credit_a, keys_b, count_b, credit_b,
                                  top))
     table = pd.concat(rows, ignore_index=True)
@@ -421,8 +406,8 @@ def _order_frame(n: int, keys_a: np.ndarray, count_a: np.ndarray, credit_a: np.n
                  top: int) -> pd.DataFrame:
     """The ``top`` n-grams of one order in each direction, with the segments that differ."""
     keys = _sorted_unique(np.concatenate([keys_a, keys_b]))
-    cred_a, cred_b = _lookup(keys, keys_a, credit_a), _lookup(keys, keys_b, credit_b)
-    occ_a, occ_b = _lookup(keys, keys_a, count_a), _lookup(keys, keys_b, count_b)
+    cred_a, cred_b = lookup(keys, keys_a, credit_a), lookup(keys, keys_b, credit_b)
+    occ_a, occ_b = lookup(keys, keys_a, count_a), lookup(keys, keys_b, count_b)
     gram = keys & _LOW
     size = int(gram.max()) + 1 if len(gram) else 0
     matched_a = np.bincount(gram, weights=cred_a, minlength=size).astype(np.int64)
@@ -572,7 +557,7 @@ def word_accuracy_by_frequency(systems: Mapping[str, Sequence[str]], reference: 
     rows = []
     for name, (_, segment), tokens in zip(systems, streams[1:], ids[1:], strict=True):
         keys, counts = _pair_counts(segment, tokens)
-        matched = np.minimum(counts, _lookup(keys, ref_keys, ref_counts))
+        matched = credited(counts, lookup(keys, ref_keys, ref_counts))
         out_matrix = _bucket_matrix(keys, counts, word_bucket, n_segments, n_buckets)
         match_matrix = _bucket_matrix(keys, matched, word_bucket, n_segments, n_buckets)
         for b in range(n_buckets):
