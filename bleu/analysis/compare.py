@@ -24,6 +24,7 @@ from ..metrics.bleu.engine import words
 from ..metrics.bleu.score import BLEUOptions, scores_from_stats
 from ..metrics.significance import (
     DEFAULT_SAMPLES,
+    DEFAULT_SEED,
     PairedTTest,
     as_scorer,
     bootstrap_ci_from_stats,
@@ -203,7 +204,8 @@ class PairedComparison:
 
 def paired_comparison(stats_a: np.ndarray, stats_b: np.ndarray,
                       metric: BLEUOptions | StatsScorer, *, n_bootstrap: int = 1000,
-                      n_ar: int = DEFAULT_SAMPLES["ar"], seed: int = 12345) -> PairedComparison:
+                      n_ar: int = DEFAULT_SAMPLES["ar"], seed: int = DEFAULT_SEED,
+                      ) -> PairedComparison:
     """Test A against B on one metric (BLEU's options or any ``StatsScorer``).
 
     The p-values are those of ``paired_bootstrap_from_stats`` and ``paired_ar_from_stats``
@@ -465,7 +467,7 @@ def assign_buckets(values: np.ndarray, cutoffs: Sequence[float]) -> np.ndarray:
 
 def score_by_bucket(stats: Mapping[str, np.ndarray], buckets: Mapping[str, np.ndarray],
                     labels: Sequence[str], metric: BLEUOptions | StatsScorer, *,
-                    n_samples: int = 1000, seed: int = 12345) -> pd.DataFrame:
+                    n_samples: int = 1000, seed: int = DEFAULT_SEED) -> pd.DataFrame:
     """Each system's corpus score on each bucket of its segments (BLEU's options or any
     metric's scorer), with a bootstrap interval.
 
@@ -521,7 +523,7 @@ def word_accuracy_by_frequency(systems: Mapping[str, Sequence[str]], reference: 
                                options: BLEUOptions, *,
                                cutoffs: Sequence[int] = FREQUENCY_CUTOFFS,
                                frequencies: Mapping[str, int] | None = None,
-                               n_samples: int = 1000, seed: int = 12345) -> pd.DataFrame:
+                               n_samples: int = 1000, seed: int = DEFAULT_SEED) -> pd.DataFrame:
     """compare-mt's word F-measure by word-frequency bucket, with bootstrap intervals.
 
     A word of the output matches an unused occurrence of it in the reference of the same

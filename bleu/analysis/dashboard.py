@@ -22,6 +22,7 @@ import pandas as pd
 from ..metrics.base import SignificanceResult
 from ..metrics.bleu import bleu_signature, signature
 from ..metrics.bleu.score import BLEUOptions, BLEUScore, BLEUScorer, score_from_stats
+from ..metrics.significance import DEFAULT_SEED
 from .escaping import safe_csv
 from .formatting import COUNT, DELTA, P_VALUE, PRECISION, RATIO, SCORE, Column, text_frame
 from .metric_scores import MetricScores, from_stats, significance
@@ -94,7 +95,7 @@ class MetricResults:
 
 
 def metric_results(scores: MetricScores, *, baseline: str | None = None, n_samples: int = 1000,
-                   seed: int = 12345) -> MetricResults:
+                   seed: int = DEFAULT_SEED) -> MetricResults:
     """A metric's dashboard numbers: the paired bootstrap against ``baseline`` (each system's
     own CI without one, or where the metric does not score it: a segment-score file may leave
     it out) and, with two or more systems, every pair (named as ``scores``)."""
@@ -188,7 +189,7 @@ def assemble_dashboard(bleu: MetricResults, options: BLEUOptions, n_refs: int,
 
 
 def build_dashboard(stats: Mapping[str, np.ndarray], options: BLEUOptions, n_refs: int, *,
-                    baseline: str | None = None, n_samples: int = 1000, seed: int = 12345,
+                    baseline: str | None = None, n_samples: int = 1000, seed: int = DEFAULT_SEED,
                     other: Sequence[MetricScores] = (), ranking: str = "BLEU") -> Dashboard:
     """Score each system from its BLEU statistics matrix, add the other metrics' scores
     (``other``), and give every metric bootstrap CIs, p-values and the all-pairs comparison.

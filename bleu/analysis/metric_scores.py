@@ -24,7 +24,11 @@ from ..metrics.base import Metric, Signature, SignificanceResult, StatsScorer
 from ..metrics.bleu.score import BLEUOptions
 from ..metrics.checks import References, check_references
 from ..metrics.segment import SegmentScorer, segment_stats
-from ..metrics.significance import bootstrap_ci_from_stats, paired_bootstrap_from_stats
+from ..metrics.significance import (
+    DEFAULT_SEED,
+    bootstrap_ci_from_stats,
+    paired_bootstrap_from_stats,
+)
 
 #: the metrics computed from the text, in display order: BLEU always, the others on demand
 TEXT_METRICS = ("BLEU", "chrF", "chrF++", "TER")
@@ -174,7 +178,7 @@ def from_segment_scores(scores: SegmentScores, systems: Sequence[str] | None = N
 
 
 def significance(scores: MetricScores, *, baseline: str | None = None, n_samples: int = 1000,
-                 seed: int = 12345) -> dict[str, SignificanceResult]:
+                 seed: int = DEFAULT_SEED) -> dict[str, SignificanceResult]:
     """sacrebleu's paired bootstrap of every system against ``baseline`` (its ``--paired-bs``);
     with no baseline, or one system, each system's own bootstrap mean and CI."""
     if baseline is not None and len(scores.stats) > 1:

@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..metrics.base import StatsScorer
 from ..metrics.bleu.score import BLEUOptions
-from ..metrics.significance import DEFAULT_SAMPLES, as_scorer, pairwise_significance
+from ..metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, as_scorer, pairwise_significance
 
 #: a pair is significantly different below this Holm-adjusted p-value
 ALPHA = 0.05
@@ -147,7 +147,7 @@ class AllPairs:
 
 
 def all_pairs(stats: Mapping[str, np.ndarray], metric: BLEUOptions | StatsScorer, *,
-              method: str = "bs", n_samples: int | None = None, seed: int = 12345,
+              method: str = "bs", n_samples: int | None = None, seed: int = DEFAULT_SEED,
               alpha: float = ALPHA) -> AllPairs:
     """Compare every pair of systems (statistics matrices by name) with ``method`` ("bs": paired
     bootstrap, "ar": approximate randomization; sacrebleu's default counts unless ``n_samples``),

@@ -50,6 +50,8 @@ from .threads import single_threaded_blas
 
 #: sacrebleu's defaults: resamples for the bootstrap, trials for approximate randomization
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
+#: sacrebleu's default seed of every resampling (its SACREBLEU_SEED)
+DEFAULT_SEED = 12345
 #: bootstrap resamples for the AR confidence interval when ``n_confidence=0`` (as sacrebleu)
 DEFAULT_CONFIDENCE_SAMPLES = 1000
 #: resamples x segments drawn and summed at once (about 16 MiB of counts): bounds memory, not
@@ -426,7 +428,7 @@ def _own_rows(scorer: StatsScorer, matrix: np.ndarray) -> np.ndarray:
 def paired_bootstrap_from_stats(stats: Mapping[str, np.ndarray],
                                 metric: BLEUOptions | StatsScorer, *,
                                 baseline: str | None = None, n_samples: int = 1000,
-                                seed: int | None = 12345, progress: Progress | None = None,
+                                seed: int | None = DEFAULT_SEED, progress: Progress | None = None,
                                 ) -> dict[str, SignificanceResult]:
     """Paired bootstrap resampling (Koehn 2004) on precomputed statistics, as sacrebleu's.
 
@@ -470,7 +472,7 @@ def _exact_scores(matrices: Sequence[np.ndarray], scorer: StatsScorer) -> list[f
 @single_threaded_blas()
 def paired_ar_from_stats(stats: Mapping[str, np.ndarray], metric: BLEUOptions | StatsScorer, *,
                          baseline: str | None = None, n_samples: int = 10000,
-                         n_confidence: int = -1, seed: int | None = 12345,
+                         n_confidence: int = -1, seed: int | None = DEFAULT_SEED,
                          progress: Progress | None = None) -> dict[str, SignificanceResult]:
     """Paired approximate randomization (Riezler & Maxwell 2005) on statistics, as sacrebleu's.
 
@@ -517,7 +519,7 @@ def paired_ar_from_stats(stats: Mapping[str, np.ndarray], metric: BLEUOptions | 
 
 @single_threaded_blas()
 def bootstrap_ci_from_stats(stats: np.ndarray, metric: BLEUOptions | StatsScorer, *,
-                            n_samples: int = 1000, seed: int | None = 12345,
+                            n_samples: int = 1000, seed: int | None = DEFAULT_SEED,
                             rows: np.ndarray | None = None) -> SignificanceResult:
     """Score and bootstrap 95% CI of one system, as sacrebleu's ``corpus_score(n_bootstrap=)``.
 
@@ -576,7 +578,7 @@ def _group_p_values(group: _Group, matrices: Sequence[np.ndarray], scorer: Stats
 @single_threaded_blas()
 def pairwise_significance(stats: Mapping[str, np.ndarray], metric: BLEUOptions | StatsScorer,
                           *, method: str = "bs", n_samples: int | None = None,
-                          seed: int | None = 12345, progress: Progress | None = None,
+                          seed: int | None = DEFAULT_SEED, progress: Progress | None = None,
                           ) -> PairwiseComparison:
     """p-values between every pair of systems, for a significance matrix.
 
@@ -702,7 +704,7 @@ def _system_stats(systems: Mapping[str, Sequence[str]], references: References,
 
 def paired_bootstrap(systems: Mapping[str, Sequence[str]], references: References, *,
                      baseline: str | None = None, n_samples: int = 1000,
-                     seed: int | None = 12345, progress: Progress | None = None,
+                     seed: int | None = DEFAULT_SEED, progress: Progress | None = None,
                      metric: Any = None, **bleu_options: Any) -> dict[str, SignificanceResult]:
     """Paired bootstrap test of systems (name -> hypotheses) against references, as sacrebleu's.
 
@@ -721,7 +723,7 @@ def paired_bootstrap(systems: Mapping[str, Sequence[str]], references: Reference
 def paired_approximate_randomization(
     systems: Mapping[str, Sequence[str]], references: References, *,
     baseline: str | None = None, n_samples: int = 10000, n_confidence: int = -1,
-    seed: int | None = 12345, progress: Progress | None = None, metric: Any = None,
+    seed: int | None = DEFAULT_SEED, progress: Progress | None = None, metric: Any = None,
     **bleu_options: Any,
 ) -> dict[str, SignificanceResult]:
     """Paired approximate randomization test of systems against references, as sacrebleu's.
@@ -741,7 +743,7 @@ def paired_approximate_randomization(
 
 
 def bootstrap_ci(hypotheses: Sequence[str], references: References, *, n_samples: int = 1000,
-                 seed: int | None = 12345, metric: Any = None,
+                 seed: int | None = DEFAULT_SEED, metric: Any = None,
                  **bleu_options: Any) -> SignificanceResult:
     """One system's score with its bootstrap mean and 95% CI (sacrebleu's ``--confidence``);
     the metric is chosen as in ``paired_bootstrap``."""

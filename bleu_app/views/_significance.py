@@ -21,13 +21,13 @@ from bleu.analysis.dashboard import (
 from bleu.analysis.metric_scores import MetricScores
 from bleu.analysis.ranking import AllPairs, all_pairs
 from bleu.io.dataset import Dataset
-from bleu.metrics.significance import DEFAULT_SAMPLES
+from bleu.metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED
 from bleu_app.views import _cache, _metrics, _session, _state
 
 #: approximate randomization trials (sacrebleu's default for --paired-ar)
 AR_TRIALS = DEFAULT_SAMPLES["ar"]
 #: the seed of every test (sacrebleu's default)
-SEED = 12345
+SEED = DEFAULT_SEED
 
 
 def n_samples(method: str) -> int:
