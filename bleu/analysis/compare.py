@@ -32,7 +32,7 @@ from ..metrics.significance import (
     paired_bootstrap_from_stats,
     paired_t_test,
 )
-from .formatting import COUNT, DELTA, P_VALUE, SCORE, Column
+from .formatting import COUNT, DELTA, P_VALUE, SCORE, Column, score_formats
 from .ranking import ALPHA
 
 _SHIFT = np.int64(32)
@@ -265,15 +265,20 @@ def paired_columns(a: str, b: str) -> dict[str, Column]:
 
 def paired_table(results: Sequence[PairedComparison], a: str, b: str,
                  n_segments: int | None = None) -> pd.DataFrame:
-    """One row per metric: both scores, A − B with its 95% interval, the p-values, the
+    """One row per metric: both scores and A − B with its 95% interval (written by that
+    metric's rule: 2 decimals for BLEU, 4 for a 0..1 score such as COMET), the p-values, the
     segments tested (``n_segments`` for metrics that test every one), the verdict."""
-    rows = [{"metric": found.metric, a: found.score_a, b: found.score_b, "A − B": found.delta,
-             "95% CI": f"[{DELTA.text(found.low)}, {DELTA.text(found.high)}]",
-             "p (bootstrap)": found.p_bootstrap, "p (AR)": found.p_ar,
-             "p (t-test)": None if found.t_test is None else found.t_test.p_value,
-             "segments": found.n_segments if found.n_segments is not None else n_segments,
-             "verdict": found.verdict(a, b)}
-            for found in results]
+    rows = []
+    for found in results:
+        score, delta = score_formats((found.score_a, found.score_b))
+        rows.append({
+            "metric": found.metric, a: score.text(found.score_a), b: score.text(found.score_b),
+            "A − B": delta.text(found.delta),
+            "95% CI": f"[{delta.text(found.low)}, {delta.text(found.high)}]",
+            "p (bootstrap)": found.p_bootstrap, "p (AR)": found.p_ar,
+            "p (t-test)": None if found.t_test is None else found.t_test.p_value,
+            "segments": found.n_segments if found.n_segments is not None else n_segments,
+            "verdict": found.verdict(a, b)})
     return pd.DataFrame(rows, columns=list(paired_columns(a, b))).astype(
         {"p (t-test)": "float64"})
 

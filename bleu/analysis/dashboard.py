@@ -24,7 +24,18 @@ from ..metrics.bleu import bleu_signature, signature
 from ..metrics.bleu.score import BLEUOptions, BLEUScore, BLEUScorer, score_from_stats
 from ..metrics.significance import DEFAULT_SEED
 from .escaping import safe_csv
-from .formatting import COUNT, DELTA, P_VALUE, PRECISION, RATIO, SCORE, Column, text_frame
+from .formatting import (
+    COUNT,
+    DELTA,
+    P_VALUE,
+    PRECISION,
+    RATIO,
+    SCORE,
+    Column,
+    NumberFormat,
+    score_formats,
+    text_frame,
+)
 from .metric_scores import MetricScores, from_stats, significance
 from .ranking import ALPHA, AllPairs, all_pairs
 
@@ -86,6 +97,15 @@ class MetricResults:
     def tested_signature(self) -> str:
         """The signature with the bootstrap's fields, as sacrebleu prints it for a test."""
         return self.scores.tested_signature("bs", self.n_samples, self.seed)
+
+    @property
+    def formats(self) -> tuple[NumberFormat, NumberFormat]:
+        """How its scores and differences are written (``score_formats``)."""
+        return score_formats(self.scores.scores.values())
+
+    def columns(self) -> dict[str, Column]:
+        """How its ``table`` is shown."""
+        return comparison_columns(self.metric, self.higher_is_better, self.formats)
 
     def table(self) -> pd.DataFrame:
         """``comparison_table`` of this metric."""
@@ -237,21 +257,25 @@ def log_decomposition(score: BLEUScore, options: BLEUOptions) -> dict[str, float
     return parts
 
 
-def comparison_columns(metric: str, higher_is_better: bool = True) -> dict[str, Column]:
-    """How ``comparison_table``'s columns are shown: format and help."""
+def comparison_columns(metric: str, higher_is_better: bool = True,
+                       formats: tuple[NumberFormat, NumberFormat] = (SCORE, DELTA),
+                       ) -> dict[str, Column]:
+    """How ``comparison_table``'s columns are shown: format (``formats``: scores' and
+    differences', ``score_formats``) and help."""
     direction = "higher" if higher_is_better else "lower"
+    score, delta = formats
     return {
         "system": Column(),
         "rank": Column(help="WMT's ranking clusters: systems share a rank when the paired "
                             "bootstrap over all pairs (Holm-corrected, p < "
                             f"{SIGNIFICANCE_LEVEL}) cannot separate them; see All pairs."),
-        metric: Column(SCORE, f"Corpus {metric}, as sacrebleu computes it ({direction} is "
+        metric: Column(score, f"Corpus {metric}, as sacrebleu computes it ({direction} is "
                               "better)."),
-        DELTA_COLUMN: Column(DELTA, f"{metric} minus the baseline's {metric}; – for the "
+        DELTA_COLUMN: Column(delta, f"{metric} minus the baseline's {metric}; – for the "
                                     "baseline."),
-        CI_COLUMN: Column(SCORE, "Half the width of the 95% bootstrap interval (sacrebleu's "
+        CI_COLUMN: Column(score, "Half the width of the 95% bootstrap interval (sacrebleu's "
                                  "μ ± this)."),
-        MEAN_COLUMN: Column(SCORE, "Mean of the bootstrap resamples' scores (sacrebleu's μ)."),
+        MEAN_COLUMN: Column(score, "Mean of the bootstrap resamples' scores (sacrebleu's μ)."),
         P_COLUMN: Column(P_VALUE, "Paired bootstrap against the baseline, as sacrebleu's "
                                   "--paired-bs; – for the baseline."),
         VERDICT_COLUMN: Column(help=f"better / worse: significantly (p < {SIGNIFICANCE_LEVEL}) "
@@ -330,7 +354,7 @@ def summary_columns(dashboard: Dashboard) -> dict[str, Column]:
         direction = "higher" if found.higher_is_better else "lower"
         what = ("mean over the segments rated for the system" if found.scores.is_segment_scores
                 else "corpus score, as sacrebleu computes it")
-        columns[name] = Column(SCORE, f"{name}: {what} ({direction} is better).")
+        columns[name] = Column(found.formats[0], f"{name}: {what} ({direction} is better).")
         columns[f"{name} rank"] = Column(help=f"The system's cluster rank by {name}.")
     return columns
 
@@ -396,7 +420,7 @@ def _latex_score(found: MetricResults, name: str) -> str:
     against the baseline is significant (-- where the metric does not score the system)."""
     if name not in found.scores.scores:
         return "--"
-    text = SCORE.text(found.scores.scores[name])
+    text = found.formats[0].text(found.scores.scores[name])
     result = found.significance[name]
     return text + ("$^*$" if is_significant(result) and name != found.baseline else "")
 

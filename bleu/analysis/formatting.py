@@ -1,6 +1,7 @@
 """One rule for every number the app shows, so that a value reads the same in every table, chart
 tooltip, caption and download: BLEU, chrF and TER with 2 decimals (as sacrebleu and WMT print
-them; a difference of scores signed), n-gram precisions with 1, p-values with 4, length ratios,
+them; a difference of scores signed), scores on a 0..1 scale (COMET, BLEURT, BERTScore) with 4,
+as the WMT findings print them, n-gram precisions with 1, p-values with 4, length ratios,
 brevity penalties and correlations with 3, counts as integers with thousands separators, and a
 dash where a
 value does not exist (the baseline's p-value, its difference to itself).
@@ -14,7 +15,7 @@ hold a missing value into text, because a grid would print ``None`` there.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from numbers import Real
 
@@ -71,6 +72,18 @@ CORRELATION = NumberFormat(3)
 COUNT = NumberFormat(0, thousands=True)
 #: a change of a corpus score made by one segment (small: 4 decimals), or of BP
 SMALL_DELTA = NumberFormat(4, signed=True)
+#: scores on a 0..1 scale (COMET, BLEURT, BERTScore, z-scored DA) and their differences
+UNIT_SCORE = NumberFormat(4)
+UNIT_DELTA = NumberFormat(4, signed=True)
+
+
+def score_formats(values: Iterable[float]) -> tuple[NumberFormat, NumberFormat]:
+    """The rule for a metric's scores and their differences: 4 decimals where every score is
+    within -2..2 (a 0..1 scale, where 2 decimals hide the differences), else 2 (0..100)."""
+    finite = [abs(float(v)) for v in values if v is not None and math.isfinite(float(v))]
+    if finite and max(finite) <= 2:
+        return UNIT_SCORE, UNIT_DELTA
+    return SCORE, DELTA
 
 
 def metric_delta(value: float, rule: NumberFormat = DELTA, suffix: str = "") -> dict[str, str]:

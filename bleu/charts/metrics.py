@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.dashboard import MetricResults
-from ..analysis.formatting import SCORE
+from ..analysis.formatting import SCORE, score_formats
 from .palette import scatter_opacity, system_color
 
 WIDTH = 560
@@ -44,6 +44,8 @@ def metrics_chart(results: Mapping[str, MetricResults], systems: Sequence[str] |
     each on its own zoomed axis with its systems best first. ``systems``: every loaded system,
     for the colours (default: these)."""
     data = metrics_data(results)
+    rules = [score_formats(group)[0] for _, group in data.groupby("metric")["score"]]
+    score = max(rules, key=lambda rule: rule.decimals, default=SCORE)  # COMET's 4 decimals
     shown = list(dict.fromkeys(data["system"]))
     color = system_color(shown, systems).legend(None)
     base = alt.Chart(data).encode(
@@ -51,9 +53,9 @@ def metrics_chart(results: Mapping[str, MetricResults], systems: Sequence[str] |
     scale = alt.Scale(zero=False, nice=True)
     points = base.mark_point(filled=True, size=70, opacity=1).encode(
         x=alt.X("score:Q", title=None, scale=scale), color=color,
-        tooltip=["metric:N", "system:N", alt.Tooltip("score:Q", format=SCORE.d3),
-                 alt.Tooltip("low:Q", format=SCORE.d3, title="95% CI low"),
-                 alt.Tooltip("high:Q", format=SCORE.d3, title="95% CI high")],
+        tooltip=["metric:N", "system:N", alt.Tooltip("score:Q", format=score.d3),
+                 alt.Tooltip("low:Q", format=score.d3, title="95% CI low"),
+                 alt.Tooltip("high:Q", format=score.d3, title="95% CI high")],
     )
     errors = base.transform_filter("isValid(datum.low)").mark_rule(strokeWidth=2).encode(
         x=alt.X("low:Q", scale=scale), x2="high:Q", color=color)

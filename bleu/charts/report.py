@@ -22,7 +22,6 @@ from .._version import __version__
 from ..analysis.dashboard import (
     MEAN_COLUMN,
     Dashboard,
-    comparison_columns,
     results_table,
     summary_columns,
     summary_table,
@@ -72,7 +71,7 @@ def html_report(results: Dashboard, *, title: str = "BLEU Explorer report",
             continue
         higher = found.higher_is_better
         parts += [f"<h2>{escape_html(metric)} ({'higher' if higher else 'lower'} is better)</h2>",
-                  _table_html(found.table(), comparison_columns(metric, higher)),
+                  _table_html(found.table(), found.columns()),
                   f"<p>Signature: <code>{escape_html(found.tested_signature)}</code></p>"]
         if found.scores.source:
             parts.append(f"<p>Scores from {escape_html(found.scores.source)}.</p>")

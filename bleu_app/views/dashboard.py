@@ -75,7 +75,7 @@ for metric, found in dashboard.metrics.items():
     st.markdown(tr("**{metric}** ({direction} is better)").format(
         metric=escape_markdown(metric),
         direction=tr("higher") if higher else tr("lower")))
-    _tables.show(found.table(), comparison_columns(metric, higher), key=f"results_{metric}",
+    _tables.show(found.table(), found.columns(), key=f"results_{metric}",
                  column_order=[c for c in comparison_columns(metric) if c != MEAN_COLUMN])
     if found.scores.is_segment_scores:
         counts = {result.n_segments for result in found.significance.values()}

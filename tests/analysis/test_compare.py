@@ -104,7 +104,11 @@ def test_verdicts_by_hand():
     assert made(1.0, 0.01, 0.01, higher=False).verdict("X", "Y") == "Y better"  # TER-like
     table = compare.paired_table([made(1.0, 0.01, 0.02)], "X", "Y")
     assert list(table.columns) == list(compare.paired_columns("X", "Y"))
-    assert table["95% CI"].iloc[0] == "[+0.00, +0.00]" and table["X"].iloc[0] == 51.0
+    assert table["95% CI"].iloc[0] == "[+0.00, +0.00]" and table["X"].iloc[0] == "51.00"
+    comet = compare.PairedComparison("COMET", True, 0.8125, 0.8, 0.001, 0.02, 0.01, 0.02, 100,
+                                     100, 1)
+    unit = compare.paired_table([comet], "X", "Y")  # a 0..1 score: 4 places, not 2
+    assert unit["A − B"].iloc[0] == "+0.0125" and unit["X"].iloc[0] == "0.8125"
 
 
 def test_ngram_differences_hand_example():

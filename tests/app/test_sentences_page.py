@@ -12,6 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 import bleu
 from bleu.analysis.compare import ngram_differences
+from bleu.analysis.formatting import DELTA, SCORE
 from bleu.metrics.bleu.score import BLEUOptions
 
 REPO = Path(__file__).resolve().parents[2]
@@ -129,8 +130,8 @@ def test_compare_page_tests_every_metric_as_the_core_does():
     for _, row in tests.iterrows():
         found = expected[row["metric"]]
         assert row["p (bootstrap)"] == found[b].p_value
-        assert row[a] == pytest.approx(found[a].score, abs=1e-9)
-        assert row["A − B"] == pytest.approx(found[a].score - found[b].score, abs=1e-9)
+        assert row[a] == SCORE.text(found[a].score)  # written by the rule, each metric's own
+        assert row["A − B"] == DELTA.text(found[a].score - found[b].score)
     ar = bleu.paired_approximate_randomization(systems, refs, baseline=a, n_samples=10000)
     assert tests["p (AR)"].iloc[0] == ar[b].p_value
 
