@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..i18n import tr
 
 ArrayLike = Sequence[float] | np.ndarray
 
@@ -130,9 +131,11 @@ def pair_counts(metric: ArrayLike, human: ArrayLike, epsilon: float = 0.0) -> Pa
     """
     x, y = _pair(metric, human)
     if not epsilon >= 0:
-        raise InputError(f"The tie threshold epsilon must be 0 or more, found {epsilon}.")
+        raise InputError(tr("The tie threshold epsilon must be 0 or more, found {epsilon}.")
+                         .format(epsilon=epsilon))
     if np.isnan(x).any() or np.isnan(y).any():
-        raise InputError("Pair counts need two series without NaN: drop unrated points first.")
+        raise InputError(tr("Pair counts need two series without NaN: drop unrated points "
+                            "first."))
     n = len(x)
     pairs = n * (n - 1) // 2
     by_x = np.lexsort((y, x))

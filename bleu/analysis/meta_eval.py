@@ -33,7 +33,9 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..i18n import tr
 from .correlation import ArrayLike, PairCounts, pair_counts, system_level_external
+from .formatting import COUNT
 
 #: our names of the statistics, with mt-metrics-eval's variant name for each
 STATISTICS = {"acc_eq": "acc23", "tau_eq": "23"}
@@ -150,13 +152,15 @@ def meta_evaluation_table(results: Sequence[MetaEvaluation]) -> pd.DataFrame:
 
 def _known(value: str, allowed: Sequence[str], what: str) -> str:
     if value not in allowed:
-        raise InputError(f"Unknown {what} {value!r}: use one of {', '.join(allowed)}.")
+        raise InputError(tr("Unknown {what} {value!r}: use one of {allowed}.").format(
+            what=what, value=value, allowed=", ".join(allowed)))
     return value
 
 
 def _check_epsilon(epsilon: float) -> None:
     if not epsilon >= 0:
-        raise InputError(f"The tie threshold epsilon must be 0 or more, found {epsilon}.")
+        raise InputError(tr("The tie threshold epsilon must be 0 or more, found {epsilon}.")
+                         .format(epsilon=epsilon))
 
 
 def _from_counts(counts: PairCounts, variant: str) -> float:
@@ -188,11 +192,12 @@ def _system_rows(metric: str, corpus_scores: Mapping[str, float],
     names = [name for name in corpus_scores if name in means
              and not math.isnan(means[name]) and not math.isnan(float(corpus_scores[name]))]
     if len(names) < 2:
-        raise InputError(
-            f"Pairwise accuracy compares systems two by two: it needs at least 2 systems with a "
-            f"{metric} score and rated external scores, found {len(names)}"
-            f"{': ' + ', '.join(names) if names else ''} ({metric} has {sorted(corpus_scores)}, "
-            f"the external scores have {sorted(external)}).")
+        raise InputError(tr(
+            "Pairwise accuracy compares systems two by two: it needs at least 2 systems with a "
+            "{metric} score and rated external scores, found {count}{names} ({metric} has "
+            "{scored}, the external scores have {rated}).").format(
+                metric=metric, count=len(names), names=": " + ", ".join(names) if names else "",
+                scored=sorted(corpus_scores), rated=sorted(external)))
     return [(_oriented([corpus_scores[name] for name in names], metric_higher),
              _oriented([means[name] for name in names], human_higher))]
 
@@ -203,16 +208,19 @@ def _segment_rows(metric: str, metric_scores: Mapping[str, ArrayLike],
     _known(grouping, GROUPINGS, "grouping")
     systems = [name for name in metric_scores if name in external]
     if not systems:
-        raise InputError(f"No system has both {metric} and external scores: {metric} has "
-                         f"{sorted(metric_scores)}, the external scores have {sorted(external)}.")
+        raise InputError(tr("No system has both {metric} and external scores: {metric} has "
+                            "{scored}, the external scores have {rated}.").format(
+                                metric=metric, scored=sorted(metric_scores),
+                                rated=sorted(external)))
     scores = [np.asarray(metric_scores[name], dtype=float) for name in systems]
     human = [np.asarray(external[name], dtype=float) for name in systems]
     for name, x, y in zip(systems, scores, human, strict=True):
         if x.ndim != 1 or x.shape != y.shape or x.shape != scores[0].shape:
-            raise InputError(
-                f"{name}: {x.size} {metric} scores and {y.size} external scores, while "
-                f"{systems[0]} has {scores[0].size}: every system needs one score per segment "
-                f"in both.")
+            raise InputError(tr(
+                "{name}: {count} {metric} scores and {external} external scores, while {first} "
+                "has {first_count}: every system needs one score per segment in both.").format(
+                    name=name, count=x.size, metric=metric, external=y.size, first=systems[0],
+                    first_count=scores[0].size))
     x = _oriented(np.stack(scores), metric_higher)
     y = _oriented(np.stack(human), human_higher)
     if grouping == "none":
@@ -225,9 +233,14 @@ def _segment_rows(metric: str, metric_scores: Mapping[str, ArrayLike],
         if rated.sum() >= 2:
             rows.append((xs[rated], ys[rated]))
     if not rows:
-        unit = {"none": "The test set", "item": "No segment", "system": "No system"}[grouping]
-        raise InputError(f"{unit} has two points with both a {metric} and an external score: "
-                         f"nothing to compare in pairs (grouping {grouping!r}).")
+        message = {"none": tr("The test set has no two points with both a {metric} and an "
+                              "external score: nothing to compare in pairs."),
+                   "item": tr("No segment has two systems with both a {metric} and an external "
+                              "score: nothing to compare in pairs (grouping by item)."),
+                   "system": tr("No system has two segments with both a {metric} and an "
+                                "external score: nothing to compare in pairs (grouping by "
+                                "system).")}[grouping]
+        raise InputError(message.format(metric=metric))
     return rows
 
 
@@ -264,9 +277,10 @@ def _calibrate(metric: str, level: str, rows: Rows, statistic: str, grouping: st
     factor = {"acc_eq": 1, "tau_eq": 2}[statistic]
     sizes = [len(x) * (len(x) - 1) // 2 for x, _ in rows]
     if sum(sizes) > max_pairs:
-        raise InputError(
-            f"Tie calibration compares every pair: {sum(sizes):,} here, more than {max_pairs:,}. "
-            f"Group by item (each segment's systems), or calibrate on fewer segments.")
+        raise InputError(tr(
+            "Tie calibration compares every pair: {pairs} here, more than {limit}. Group by item "
+            "(each segment's systems), or calibrate on fewer segments.").format(
+                pairs=COUNT.text(sum(sizes)), limit=COUNT.text(max_pairs)))
     common = math.lcm(*set(sizes))
     whole = 2 * len(rows) * common < 2**62  # else Python integers, which do not overflow
     diff, step = np.empty(sum(sizes)), np.empty(sum(sizes), dtype=np.int8)

@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import InputError
+from ..i18n import tr
 
 SOURCE = ("Kocmi, Zouhar, Federmann, Post (2024), Navigating the Metrics Maze: Reconciling "
           "Score Magnitudes and Accuracies, ACL 2024; parameters from "
@@ -104,7 +105,8 @@ def human_agreement(metric: str, delta: float, *, scale: float = 1.0) -> Agreeme
         return None
     size = abs(float(delta) * scale)
     if not math.isfinite(size):
-        raise InputError(f"A {metric} difference must be a finite number, found {delta!r}.")
+        raise InputError(tr("A {metric} difference must be a finite number, found {delta!r}.")
+                         .format(metric=metric, delta=delta))
     a, b = PARAMETERS[name]
     return Agreement(a / (1.0 + math.exp(-b * size)) / 100.0, size, name)
 
@@ -113,7 +115,8 @@ def delta_for_accuracy(metric: str, accuracy: float) -> float | None:
     """The difference in ``metric`` (source scale) at which the estimate reaches ``accuracy``
     (0.5 to 1); None where the fit never reaches it or the metric is unknown."""
     if not 0.5 <= accuracy <= 1.0:
-        raise InputError(f"An accuracy between 0.5 and 1 is needed, found {accuracy!r}.")
+        raise InputError(tr("An accuracy between 0.5 and 1 is needed, found {accuracy!r}.")
+                         .format(accuracy=accuracy))
     name = source_name(metric)
     if name is None:
         return None

@@ -129,5 +129,5 @@ def test_bad_numbers_are_refused():
     with pytest.raises(InputError, match="finite"):
         thresholds.human_agreement("BLEU", math.nan)
     for accuracy in (0.4, 1.2):
-        with pytest.raises(InputError, match="between 0.5 and 1"):
+        with pytest.raises(InputError, match=r"between 0\.5 and 1"):
             thresholds.delta_for_accuracy("BLEU", accuracy)
