@@ -4,7 +4,9 @@ Pearson's r, Spearman's rho (Pearson of average ranks) and Kendall's tau-b (ties
 Knight's O(n log n) count), at the segment level (pooled over every rated (system, segment)
 pair) and at the system level (corpus metric score against the mean external score over the
 rated segments, as WMT reports MQM). Undefined correlations (fewer than 2 points, a constant
-series) are NaN. Pure numpy: the tests compare with scipy.stats.
+series) are NaN. ``pair_counts`` gives the concordant, discordant and tied pairs that Kendall
+and the pairwise accuracies of ``bleu.analysis.meta_eval`` are made of, with an optional tie
+threshold on the metric side. Pure numpy: the tests compare with scipy.stats.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..i18n import tr
 
 ArrayLike = Sequence[float] | np.ndarray
 
@@ -60,42 +63,108 @@ def _tied_pairs(values: np.ndarray) -> int:
     return int((counts * (counts - 1) // 2).sum())
 
 
-def _discordant(y_ranks: np.ndarray) -> int:
-    """Pairs i < j with y[i] > y[j] (strict), by a Fenwick tree over dense ranks."""
+def _first_within(ordered: np.ndarray, start: np.ndarray, epsilon: float) -> np.ndarray:
+    """For each j, the first i in ``start[j]..j`` with ``ordered[j] - ordered[i] <= epsilon``.
+
+    ``ordered`` is ascending within each ``start`` block, so the condition holds on a suffix of
+    the block; a vectorised bisection finds where it begins. The difference is taken as written
+    (not ``ordered[i] >= ordered[j] - epsilon``), so a tie threshold that is one pair's own
+    difference makes that pair a tie, as mt-metrics-eval's ``abs(x1 - x2) <= epsilon`` does.
+    """
+    low, high = start.astype(np.int64), np.arange(len(ordered), dtype=np.int64)
+    while True:
+        open_ = low < high
+        if not open_.any():
+            return low
+        middle = (low + high) // 2
+        within = ordered - ordered[middle] <= epsilon
+        high = np.where(open_ & within, middle, high)
+        low = np.where(open_ & ~within, middle + 1, low)
+
+
+def _discordant(apart: np.ndarray, y_ranks: np.ndarray) -> int:
+    """Pairs i < apart[j] with y[i] > y[j] (strict), by a Fenwick tree over dense ranks;
+    ``apart`` is non-decreasing, so the points before it are added once each."""
     size = int(y_ranks.max()) + 1 if len(y_ranks) else 1
     tree = [0] * (size + 1)
-    inversions = 0
-    for seen, rank in enumerate(y_ranks.tolist()):
-        position, not_greater = rank + 1, 0
+    ranks, inserted, inversions = y_ranks.tolist(), 0, 0
+    for j, limit in enumerate(apart.tolist()):
+        while inserted < limit:
+            position = ranks[inserted] + 1
+            while position <= size:
+                tree[position] += 1
+                position += position & -position
+            inserted += 1
+        position, not_greater = ranks[j] + 1, 0
         while position > 0:
             not_greater += tree[position]
             position -= position & -position
-        inversions += seen - not_greater
-        position = rank + 1
-        while position <= size:
-            tree[position] += 1
-            position += position & -position
+        inversions += inserted - not_greater
     return inversions
+
+
+@dataclass(frozen=True)
+class PairCounts:
+    """How the pairs of two series relate: the sufficient statistics of every Kendall variant.
+
+    Named as mt-metrics-eval's ``TauSufficientStats``: ties are counted apart by where they
+    are, in the human (gold) series only, in the metric series only, or in both.
+    """
+
+    concordant: int
+    discordant: int
+    ties_human: int
+    ties_metric: int
+    ties_both: int
+
+    @property
+    def pairs(self) -> int:
+        return (self.concordant + self.discordant + self.ties_human + self.ties_metric
+                + self.ties_both)
+
+
+def pair_counts(metric: ArrayLike, human: ArrayLike, epsilon: float = 0.0) -> PairCounts:
+    """Concordant, discordant and tied pairs of ``metric`` against ``human``, in O(n log n).
+
+    Two metric scores that differ by at most ``epsilon`` count as tied (tie calibration); human
+    scores tie only when equal. No NaN: drop unrated points first.
+    """
+    x, y = _pair(metric, human)
+    if not epsilon >= 0:
+        raise InputError(tr("The tie threshold epsilon must be 0 or more, found {epsilon}.")
+                         .format(epsilon=epsilon))
+    if np.isnan(x).any() or np.isnan(y).any():
+        raise InputError(tr("Pair counts need two series without NaN: drop unrated points "
+                            "first."))
+    n = len(x)
+    pairs = n * (n - 1) // 2
+    by_x = np.lexsort((y, x))
+    xs, ys = x[by_x], y[by_x]
+    apart = _first_within(xs, np.zeros(n, dtype=np.int64), epsilon)
+    tied_x = pairs - int(apart.sum())
+    by_y = np.lexsort((x, y))
+    xs_y, ys_y = x[by_y], y[by_y]
+    block = np.r_[True, ys_y[1:] != ys_y[:-1]] if n else np.zeros(0, dtype=bool)
+    starts = np.maximum.accumulate(np.where(block, np.arange(n), 0)) if n else block
+    tied_both = int((np.arange(n) - _first_within(xs_y, starts, epsilon)).sum())
+    tied_y = _tied_pairs(y)
+    discordant = _discordant(apart, np.unique(ys, return_inverse=True)[1].reshape(-1))
+    concordant = pairs - tied_x - tied_y + tied_both - discordant
+    return PairCounts(concordant, discordant, tied_y - tied_both, tied_x - tied_both, tied_both)
 
 
 def kendall(x: ArrayLike, y: ArrayLike) -> float:
     """Kendall's tau-b (scipy's default): (concordant - discordant) over the tie-corrected pairs."""
-    x, y = _pair(x, y)
-    n = len(x)
-    if n < 2:
+    counts = pair_counts(x, y)
+    pairs = counts.pairs
+    if pairs == 0:
         return math.nan
-    order = np.lexsort((y, x))
-    xs, ys = x[order], y[order]
-    y_ranks = np.unique(ys, return_inverse=True)[1].reshape(-1)
-    pairs = n * (n - 1) // 2
-    tied_x, tied_y = _tied_pairs(xs), _tied_pairs(ys)
-    joint = np.unique(np.stack([xs, ys], axis=1), axis=0, return_counts=True)[1]
-    tied_both = int((joint * (joint - 1) // 2).sum())
-    balance = pairs - tied_x - tied_y + tied_both - 2 * _discordant(y_ranks)
+    tied_x = counts.ties_metric + counts.ties_both
+    tied_y = counts.ties_human + counts.ties_both
     denominator = math.sqrt(float(pairs - tied_x) * float(pairs - tied_y))
     if denominator == 0:
         return math.nan
-    return max(-1.0, min(1.0, balance / denominator))
+    return max(-1.0, min(1.0, (counts.concordant - counts.discordant) / denominator))
 
 
 @dataclass(frozen=True)

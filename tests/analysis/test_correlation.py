@@ -80,3 +80,45 @@ def test_mqm_sample_segment_and_system_level():
         scipy.stats.kendalltau([corpus[n] for n in names], means).statistic, abs=1e-12)
     table = correlation.correlation_table([seg, system])
     assert list(table["level"]) == ["segment", "system"]
+
+
+def _brute_counts(metric, human, epsilon):
+    """Every pair looked at, as mt-metrics-eval's matrix version does (``|dm| <= epsilon``)."""
+    found = dict.fromkeys(("concordant", "discordant", "ties_human", "ties_metric", "ties_both"), 0)
+    for i in range(len(metric)):
+        for j in range(i + 1, len(metric)):
+            dm, dh = metric[i] - metric[j], human[i] - human[j]
+            metric_tie, human_tie = abs(dm) <= epsilon, dh == 0
+            key = ("ties_both" if metric_tie and human_tie else "ties_metric" if metric_tie
+                   else "ties_human" if human_tie
+                   else "concordant" if (dm > 0) == (dh > 0) else "discordant")
+            found[key] += 1
+    return correlation.PairCounts(**found)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 12), min_size=0, max_size=40), st.data(),
+       st.sampled_from([0.0, 0.1, 0.3, 0.7, 1.0, 2.5]))
+def test_pair_counts_equal_every_pair_looked_at(x, data, epsilon):
+    y = data.draw(st.lists(st.integers(0, 4), min_size=len(x), max_size=len(x)))
+    metric = np.array(x, dtype=float) * 0.3  # steps of 0.3: sums that round, ties at epsilon
+    human = np.array(y, dtype=float)
+    found = correlation.pair_counts(metric, human, epsilon)
+    assert found == _brute_counts(metric, human, epsilon)
+    assert found.pairs == len(x) * (len(x) - 1) // 2
+
+
+def test_pair_counts_threshold_equal_to_a_difference_ties_that_pair():
+    # 0.3 - 0.1 is 0.19999999999999998 in binary floating point, below 0.2; as a threshold
+    # it is a tie of that very pair (mt-metrics-eval takes its thresholds from differences)
+    metric, human = np.array([0.1, 0.3]), np.array([1.0, 2.0])
+    epsilon = abs(metric[1] - metric[0])
+    assert correlation.pair_counts(metric, human, epsilon).ties_metric == 1
+    assert correlation.pair_counts(metric, human, np.nextafter(epsilon, 0)).concordant == 1
+
+
+def test_pair_counts_refuse_nan_and_negative_threshold():
+    with pytest.raises(bleu.InputError, match="NaN"):
+        correlation.pair_counts([1.0, np.nan], [1.0, 2.0])
+    with pytest.raises(bleu.InputError, match="epsilon"):
+        correlation.pair_counts([1.0, 2.0], [1.0, 2.0], -0.5)
