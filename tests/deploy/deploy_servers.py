@@ -1,0 +1,210 @@
+"""Processes of the deployment tests: an app server (any command that serves Streamlit) and
+nginx with the repository's deploy/nginx/bleu-explorer.conf, in a folder of its own on free
+ports (no root-owned path is written, none is needed).
+
+Each process runs in its own process group, stdin from /dev/null, its output in a log file that
+a failure quotes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import urllib.request
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from harness import REPO
+
+#: the proxy configuration that docs/deploy.md tells a server to use, as it is there
+NGINX_SITE = REPO / "deploy" / "nginx" / "bleu-explorer.conf"
+NGINX_INSTALL = "apt-get install -y nginx (as root; scripts/test.sh does it)"
+
+
+def health(url: str, cookie: str | None = None) -> bool:
+    """Whether ``url``/_stcore/health answers 200 ``ok``."""
+    request = urllib.request.Request(f"{url}/_stcore/health")
+    if cookie:
+        request.add_header("Cookie", cookie)
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status == 200 and response.read().strip() == b"ok"
+    except OSError:
+        return False
+
+
+def log_tail(path: Path, size: int = 3000) -> str:
+    return path.read_text(errors="replace")[-size:] if path.exists() else "(no log)"
+
+
+class Process:
+    """A command in its own process group, its output in ``log``."""
+
+    def __init__(self, command: Sequence[str], log: Path, *, cwd: Path,
+                 env: Mapping[str, str] | None = None) -> None:
+        self.command, self.log, self.cwd = list(command), log, cwd
+        self.env = dict(os.environ if env is None else env)
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        with self.log.open("ab") as output:
+            self.process = subprocess.Popen(
+                self.command, cwd=self.cwd, env=self.env, stdin=subprocess.DEVNULL,
+                stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+
+    @property
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def signal(self, number: int) -> None:
+        assert self.process is not None
+        os.killpg(self.process.pid, number)
+
+    def stop(self, timeout: float = 15.0) -> int | None:
+        """SIGTERM to the group, SIGKILL after ``timeout``; the exit status."""
+        if self.process is None:
+            return None
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=timeout)
+        except ProcessLookupError:
+            pass
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=timeout)
+        return self.process.returncode
+
+    def wait_healthy(self, url: str, timeout: float = 90.0) -> None:
+        """Until ``url`` is healthy; fails with the log's end if the process exits first."""
+        deadline = time.monotonic() + timeout
+        while not health(url):
+            if not self.running:
+                code = self.process.returncode if self.process else None
+                raise RuntimeError(f"{' '.join(self.command)} exited ({code}) before {url} "
+                                   f"was healthy:\n{log_tail(self.log)}")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{url} not healthy after {timeout:.0f} s:\n"
+                                   f"{log_tail(self.log)}")
+            time.sleep(0.25)
+        if not self.running:  # something else answered on that port
+            raise RuntimeError(f"{' '.join(self.command)} exited; {url} is another server's")
+
+
+def nginx_binary() -> Path:
+    """Debian's nginx (/usr/sbin is not on every PATH); fails saying what to install."""
+    found = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
+                                      else None)
+    if found is None:
+        pytest.fail(f"nginx not found: the replica tests need it: {NGINX_INSTALL}.",
+                    pytrace=False)
+    return Path(found)
+
+
+def replace_once(text: str, old: str, new: str) -> str:
+    """``text`` with the single occurrence of ``old`` replaced (the site file's lines the test
+    changes must each be there exactly once, or the test no longer tests that file)."""
+    count = text.count(old)
+    assert count == 1, f"{NGINX_SITE.name}: expected {old!r} once, found it {count} times"
+    return text.replace(old, new)
+
+
+def site_for_test(folder: Path, listen: int, replicas: Sequence[int]) -> str:
+    """deploy/nginx/bleu-explorer.conf with the test's ports and log path: its two example
+    replicas (8501, 8502) become ``replicas``, ``listen 80`` the test's port."""
+    text = NGINX_SITE.read_text(encoding="utf-8")
+    servers = re.findall(r"^\s*server 127\.0\.0\.1:\d+ .*;$", text, flags=re.MULTILINE)
+    assert len(servers) == 2, f"{NGINX_SITE.name}: expected 2 replica lines, found {servers}"
+    lines = [re.sub(r"127\.0\.0\.1:\d+", f"127.0.0.1:{port}", servers[0]) for port in replicas]
+    text = replace_once(text, "\n".join(servers), "\n".join(lines))
+    text = replace_once(text, "listen 80;", f"listen 127.0.0.1:{listen};")
+    return replace_once(text, "/var/log/nginx/bleu-explorer.access.log",
+                        str(folder / "access.log"))
+
+
+@dataclass(frozen=True)
+class Served:
+    """One request in the proxy's access log (deploy/nginx's ``bleu_upstream`` format)."""
+
+    method: str
+    path: str
+    status: int
+    route: str
+    upstreams: tuple[str, ...]  # every replica nginx tried, the one that answered last
+
+    @property
+    def upstream(self) -> str:
+        return self.upstreams[-1]
+
+
+ACCESS_LINE = re.compile(r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d+) '
+                         r'route=(?P<route>\S*) upstream=(?P<upstream>.*)$')
+
+
+class Nginx:
+    """nginx in ``folder`` (config, pid, logs, temp files), in the foreground."""
+
+    def __init__(self, listen: int, replicas: Sequence[int]) -> None:
+        # a folder nginx's workers (user nobody when started as root) may enter
+        self.folder = Path(tempfile.mkdtemp(prefix="bleu-nginx-"))
+        self.folder.chmod(0o755)
+        self.port = listen
+        self.config = self.folder / "nginx.conf"
+        site = site_for_test(self.folder, listen, replicas)
+        temp = "\n".join(f"    {name}_temp_path {self.folder / name};"
+                         for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        self.config.write_text(
+            f"worker_processes 1;\npid {self.folder / 'nginx.pid'};\n"
+            f"error_log {self.folder / 'error.log'} info;\n"
+            # a reload closes the old worker's websockets within a second (not an hour)
+            "worker_shutdown_timeout 1s;\n"
+            f"events {{ worker_connections 256; }}\nhttp {{\n{temp}\n{site}\n}}\n",
+            encoding="utf-8")
+        binary = nginx_binary()
+        base = [str(binary), "-p", str(self.folder), "-c", str(self.config),
+                "-e", str(self.folder / "error.log")]
+        checked = subprocess.run([*base, "-t"], capture_output=True, text=True, timeout=30,
+                                 stdin=subprocess.DEVNULL, check=False)
+        assert checked.returncode == 0, f"nginx -t refused the config:\n{checked.stderr}"
+        self._base = base
+        self.process = Process([*base, "-g", "daemon off;"], self.folder / "nginx.out",
+                               cwd=self.folder)
+
+    @property
+    def access_log(self) -> Path:
+        return self.folder / "access.log"
+
+    def start(self, timeout: float = 30.0) -> None:
+        self.process.start()
+        deadline = time.monotonic() + timeout
+        while not health(f"http://127.0.0.1:{self.port}"):
+            assert self.process.running, f"nginx exited:\n{log_tail(self.folder / 'error.log')}"
+            assert time.monotonic() < deadline, (
+                f"nginx not serving after {timeout:.0f} s:\n{log_tail(self.folder / 'error.log')}")
+            time.sleep(0.2)
+
+    def reload(self) -> None:
+        """A configuration reload (SIGHUP): new workers; the old ones close their connections."""
+        self.process.signal(signal.SIGHUP)
+
+    def served(self) -> list[Served]:
+        """Every request logged so far (websockets are logged when they close)."""
+        if not self.access_log.exists():
+            return []
+        found = []
+        for line in self.access_log.read_text(encoding="utf-8").splitlines():
+            match = ACCESS_LINE.search(line)
+            assert match, f"an access log line not in the bleu_upstream format: {line}"
+            found.append(Served(match["method"], match["path"], int(match["status"]),
+                                match["route"], tuple(match["upstream"].split(", "))))
+        return found
+
+    def stop(self) -> None:
+        self.process.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
