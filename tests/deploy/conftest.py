@@ -24,14 +24,11 @@ for folder in (HERE.parent / "browser", HERE.parent / "workspace"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from harness import CHROMIUM, CHROMIUM_ARGS  # noqa: E402 -- needs the path above
+from deploy_servers import PROXY_HOST  # noqa: E402 -- needs the path above
+from harness import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from playwright.sync_api import Browser, Playwright, sync_playwright  # noqa: E402
 
 T = TypeVar("T")
-
-#: the host name the proxy tests browse to: not localhost, so that Streamlit's same-origin check
-#: of the websocket compares the Host header nginx passes on with the browser's origin
-PROXY_HOST = "bleu.test"
 
 
 def pytest_configure(config: pytest.Config) -> None:

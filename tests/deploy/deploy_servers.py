@@ -25,6 +25,10 @@ from harness import REPO
 
 #: the proxy configuration that docs/deploy.md tells a server to use, as it is there
 NGINX_SITE = REPO / "deploy" / "nginx" / "bleu-explorer.conf"
+#: the host name the proxy tests browse to (Chromium maps it to 127.0.0.1): not localhost, so
+#: that Streamlit's same-origin check of the websocket compares the Host header nginx passes on
+#: with the browser's origin, as for a real server name
+PROXY_HOST = "bleu.test"
 NGINX_INSTALL = "apt-get install -y nginx (as root; scripts/test.sh does it)"
 
 
