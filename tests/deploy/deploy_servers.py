@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -25,6 +26,11 @@ from harness import REPO
 
 #: the proxy configuration that docs/deploy.md tells a server to use, as it is there
 NGINX_SITE = REPO / "deploy" / "nginx" / "bleu-explorer.conf"
+#: the replicas' systemd unit and the environment file it reads, as docs/deploy.md gives them
+UNIT = REPO / "deploy" / "systemd" / "bleu-explorer@.service"
+ENVIRONMENT_EXAMPLE = REPO / "deploy" / "systemd" / "environment.example"
+#: where the unit expects the installed command (docs/deploy.md's venv)
+UNIT_EXECUTABLE = "/opt/bleu-explorer/venv/bin/bleu-explorer"
 #: the host name the proxy tests browse to (Chromium maps it to 127.0.0.1): not localhost, so
 #: that Streamlit's same-origin check of the websocket compares the Host header nginx passes on
 #: with the browser's origin, as for a real server name
@@ -99,6 +105,62 @@ class Process:
             time.sleep(0.25)
         if not self.running:  # something else answered on that port
             raise RuntimeError(f"{' '.join(self.command)} exited; {url} is another server's")
+
+
+def unit_settings(section: str = "Service") -> dict[str, list[str]]:
+    """The unit file's ``key=value`` lines of one section (a key may repeat)."""
+    settings: dict[str, list[str]] = {}
+    current = None
+    for raw in UNIT.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            current = line.strip("[]")
+        elif current == section:
+            key, value = line.split("=", 1)
+            settings.setdefault(key.strip(), []).append(value.strip())
+    return settings
+
+
+def environment_file(**values: str) -> dict[str, str]:
+    """environment.example's variables, with ``values`` put in for the placeholders they name
+    (each must be there)."""
+    found = {}
+    for raw in ENVIRONMENT_EXAMPLE.read_text(encoding="utf-8").splitlines():
+        if raw.strip() and not raw.lstrip().startswith("#"):
+            key, value = raw.split("=", 1)
+            found[key.strip()] = value.strip()
+    missing = set(values) - set(found)
+    assert not missing, f"{ENVIRONMENT_EXAMPLE.name} lacks {missing}"
+    return {**found, **values}
+
+
+def unit_replica(port: int, state: Path, log: Path, executable: str,
+                 **environment: str) -> Process:
+    """A replica as bleu-explorer@<port>.service starts it (ExecStart, Environment,
+    EnvironmentFile, WorkingDirectory), with ``executable`` for the installed command, ``state``
+    for systemd's state folder (%S) and ``environment`` in environment.example's place."""
+    settings = unit_settings()
+
+    def expand(text: str) -> str:
+        text = text.replace("%i", str(port)).replace("%S", str(state))
+        assert "%" not in text, f"{UNIT.name}: a specifier the test does not know in {text!r}"
+        return text
+
+    (command,) = settings["ExecStart"]
+    line = [expand(part) for part in shlex.split(command)]
+    assert line[0] == UNIT_EXECUTABLE, line
+    assert settings["EnvironmentFile"] == ["/etc/bleu-explorer/environment"]
+    variables = dict(item.split("=", 1) for value in settings.get("Environment", [])
+                     for item in shlex.split(expand(value)))
+    (folder,) = settings["WorkingDirectory"]
+    cwd = Path(expand(folder))
+    cwd.mkdir(parents=True, exist_ok=True)  # StateDirectory= makes it
+    base = {key: value for key, value in os.environ.items()
+            if not key.startswith(("BLEU_EXPLORER_", "STREAMLIT_"))}
+    return Process([executable, *line[1:]], log, cwd=cwd,
+                   env={**base, **environment_file(**environment), **variables})
 
 
 def nginx_binary() -> Path:

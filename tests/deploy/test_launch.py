@@ -1,7 +1,7 @@
 """``bleu-explorer app`` (bleu_app.launch): the Streamlit command line and environment it makes
 of its flags, its settings file against the repository's, and the ways to call it (``app``,
-``serve``, ``python -m bleu app``). Starting real servers is tested in test_replicas.py and
-test_installed_wheel.py."""
+``serve``, ``python -m bleu app``, each started as a real server once). The installed app and
+replicas are in test_installed_wheel.py and test_replicas.py."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 import tomllib
-from harness import REPO
+from deploy_servers import Process
+from harness import REPO, free_port
 from streamlit import config as streamlit_config
 
 import bleu.cli
@@ -134,3 +135,28 @@ def test_the_installed_commands_reach_the_launcher(command: list[str], tmp_path:
     assert done.stdout.startswith("usage: bleu-explorer app [-h] [--port PORT] [--host HOST]")
     for flag in ("--db URL", "--shared"):
         assert flag in done.stdout
+
+
+@pytest.mark.deploy
+def test_python_m_bleu_app_and_bleu_explorer_serve_start_the_server(tmp_path: Path) -> None:
+    """Both spellings, as processes from an empty folder: each becomes (execv, same process)
+    Streamlit serving the packaged app on its port."""
+    ports = [free_port(), free_port()]
+    commands = [[sys.executable, "-m", "bleu", "app", "--port", str(ports[0])],
+                [str(Path(sys.executable).with_name("bleu-explorer")), "serve",
+                 "--port", str(ports[1])]]
+    servers = [Process(command, tmp_path / f"server-{k}.log", cwd=tmp_path)
+               for k, command in enumerate(commands)]
+    try:
+        for server in servers:
+            server.start()
+        for server, port in zip(servers, ports, strict=True):
+            server.wait_healthy(f"http://127.0.0.1:{port}")
+            assert server.process is not None
+            line = Path(f"/proc/{server.process.pid}/cmdline").read_bytes().split(b"\0")
+            assert [os.fsdecode(part) for part in line[1:5]] == [
+                "-m", "streamlit", "run", str(HERE / "app.py")]
+            assert f"--server.port={port}".encode() in line
+    finally:
+        for server in servers:
+            server.stop()

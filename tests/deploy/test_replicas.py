@@ -4,13 +4,12 @@ as it is, on the test's ports), both on one throwaway PostgreSQL, on 127.0.0.1 o
 The browser opens the proxy as ``http://bleu.test:PORT`` (Chromium maps the name to 127.0.0.1),
 not as localhost, so Streamlit's same-origin check of its websocket sees what a real host name
 gets. A browser is pinned to a replica by the proxy's own route cookie, and the proxy's access
-log says which replica served each request. One replica is started as ``python -m bleu app``,
-the other as ``bleu-explorer serve``.
+log says which replica served each request. Each replica runs as deploy/systemd's unit starts
+it (its ExecStart, Environment and environment.example, with the test's database and secret).
 """
 
 from __future__ import annotations
 
-import os
 import secrets
 import sys
 import tempfile
@@ -21,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from deploy_servers import PROXY_HOST, Nginx, Process, Served, health
+from deploy_servers import PROXY_HOST, Nginx, Process, Served, health, unit_replica
 from harness import (
     VIEWPORT,
     WMT17,
@@ -108,18 +107,12 @@ def cluster() -> Iterator[Cluster]:
     database = postgres_server().new_database()
     folder = Path(tempfile.mkdtemp(prefix="bleu-replicas-"))
     ports = {"A": free_port(), "B": free_port()}
-    environment = {
-        # Streamlit signs cookies with this; replicas share it (Streamlit's advice for replicas)
-        "STREAMLIT_SERVER_COOKIE_SECRET": secrets.token_hex(32),
-    }
-    env = {**{k: v for k, v in os.environ.items() if k != "BLEU_EXPLORER_DB"}, **environment}
-    commands = {
-        "A": [sys.executable, "-m", "bleu", "app"],
-        "B": [str(Path(sys.executable).with_name("bleu-explorer")), "serve"],
-    }
-    replicas = {name: Process([*commands[name], "--port", str(ports[name]), "--db", database,
-                               "--shared"], folder / f"replica-{name}.log", cwd=folder, env=env)
-                for name in ports}
+    secret = secrets.token_hex(32)  # Streamlit signs cookies with it: the replicas share it
+    replicas = {name: unit_replica(port, folder / f"state-{name}", folder / f"{name}.log",
+                                   str(Path(sys.executable).with_name("bleu-explorer")),
+                                   BLEU_EXPLORER_DB=database,
+                                   STREAMLIT_SERVER_COOKIE_SECRET=secret)
+                for name, port in ports.items()}
     nginx = Nginx(free_port(), [ports["A"], ports["B"]])
     try:
         for replica in replicas.values():
