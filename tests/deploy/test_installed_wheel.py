@@ -52,6 +52,11 @@ if _LOG:
 '''
 
 
+#: the dependencies' wheels, kept between runs (outside the repository, like pip's own cache)
+WHEELHOUSE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / (
+    "bleu-explorer-tests") / "wheelhouse"
+
+
 def run(command: list[str], *, cwd: Path, timeout: float,
         env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True,
@@ -96,9 +101,20 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     venv = folder / "venv"
     run([sys.executable, "-m", "venv", "--without-pip", str(venv)], cwd=folder, timeout=120)
     # this pip installs into the venv (--python): no pip of its own to set up; no byte-compiling
-    # of 800 MB of dependencies, which the server does not need
-    run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "-q",
-         "--no-compile", str(wheels[0])], cwd=folder, timeout=300, env=clean_environment())
+    # of 800 MB of dependencies, which the server does not need; the dependencies from a folder
+    # of wheels kept between runs (pip's own cache keeps nothing on this machine), filled from
+    # the package index when it lacks one the wheel requires (the first run: all)
+    offline = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install",
+               "-q", "--no-compile", "--no-index", "--find-links", str(WHEELHOUSE),
+               str(wheels[0])]
+    tried = subprocess.run(offline, cwd=folder, env=clean_environment(), capture_output=True,
+                           timeout=300, stdin=subprocess.DEVNULL, check=False)
+    if tried.returncode != 0:
+        run([sys.executable, "-m", "pip", "wheel", "-q", "--find-links", str(WHEELHOUSE), "-w",
+             str(WHEELHOUSE), str(wheels[0])], cwd=folder, timeout=300, env=clean_environment())
+        for ours in WHEELHOUSE.glob("bleu_explorer-*.whl"):
+            ours.unlink()  # the one under test is given by its path
+        run(offline, cwd=folder, timeout=300, env=clean_environment())
     return venv
 
 
