@@ -23,7 +23,7 @@ from deploy_servers import Process, log_tail
 from harness import REPO, VIEWPORT, free_port, results_grid, wait_all_charts, wait_idle
 from playwright.sync_api import Browser
 
-pytestmark = [pytest.mark.deploy, pytest.mark.browser]
+pytestmark = pytest.mark.deploy
 
 #: written into the fresh venv's site-packages (and loaded by a .pth file there): records what
 #: the server opens or lists inside the repository, and where it reads the sample from
@@ -151,6 +151,7 @@ def test_the_wheel_carries_the_app_the_samples_and_the_license(installed: Path) 
     assert not any(name.startswith(("tests/", "benchmarks/")) for name in names)
 
 
+@pytest.mark.browser
 def test_bleu_explorer_app_serves_the_dashboard_from_an_empty_folder(
         installed: Path, chromium, tmp_path: Path) -> None:
     site, _ = venv_paths(installed)
