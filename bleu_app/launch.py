@@ -3,7 +3,9 @@
 Runs ``streamlit run`` on the packaged ``app.py`` with the settings of ``streamlit.toml`` (the
 same file the repository's ``.streamlit/config.toml`` mirrors, tested), passed as flags so that
 no ``.streamlit`` folder is needed where the command is started. ``--db`` and ``--shared`` set
-the environment the workspaces read (``BLEU_EXPLORER_DB``, ``BLEU_EXPLORER_SHARED``).
+the environment the workspaces read (``BLEU_EXPLORER_DB``, ``BLEU_EXPLORER_SHARED``). Other
+Streamlit settings come from its own environment variables, e.g. ``STREAMLIT_SERVER_COOKIE_SECRET``
+for replicas behind one proxy (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -51,11 +53,24 @@ def settings_flags() -> list[str]:
     return flags
 
 
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    """The arguments of ``bleu-explorer app``; a port outside 1..65535 is an error."""
+    parser = build_parser()
+    args = parser.parse_args(list(argv))
+    if not 1 <= args.port <= 65535:
+        parser.error(f"--port must be between 1 and 65535, got {args.port}")
+    return args
+
+
+def address(args: argparse.Namespace) -> str:
+    """The URL the server listens on (an IPv6 host in brackets)."""
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    return f"http://{host}:{args.port}"
+
+
 def command(argv: Sequence[str]) -> tuple[list[str], dict[str, str]]:
     """The ``streamlit run`` command line and the environment changes for ``argv``."""
-    args = build_parser().parse_args(list(argv))
-    if not 1 <= args.port <= 65535:
-        build_parser().error(f"--port must be between 1 and 65535, got {args.port}")
+    args = parse(argv)
     environment = {}
     if args.db is not None:
         environment["BLEU_EXPLORER_DB"] = args.db
@@ -70,7 +85,6 @@ def main(argv: Sequence[str]) -> int:
     """Replace this process by the Streamlit server (signals and exit status are its own)."""
     line, environment = command(argv)
     os.environ.update(environment)
-    print(f"BLEU Explorer on http://{line[-1].split('=', 1)[1]}:{line[-2].split('=', 1)[1]}",
-          file=sys.stderr, flush=True)
+    print(f"BLEU Explorer on {address(parse(argv))}", file=sys.stderr, flush=True)
     os.execv(line[0], line)
     return 0  # not reached: execv returns only by raising

@@ -6,12 +6,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System packages: Debian's Chromium for the browser tests, PostgreSQL's server binaries for the
-# workspace-store tests (a throwaway server on 127.0.0.1), WordNet 3.0 for METEOR's synonyms.
+# workspace-store tests (a throwaway server on 127.0.0.1), WordNet 3.0 for METEOR's synonyms,
+# nginx for the replica tests (their own nginx on a free port; where systemd runs, Debian's
+# package also starts its default site on port 80), systemd-analyze for the unit in deploy/.
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium chromium-driver)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 \
     || missing+=(postgresql)
 [ -f /usr/share/wordnet/data.noun ] || missing+=(wordnet-base)
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || missing+=(nginx)
+command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = "0" ]; then
         apt-get update -q

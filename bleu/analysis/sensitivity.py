@@ -96,13 +96,14 @@ def nltk_crosscheck(hypotheses: Sequence[str], references: References, *,
                     max_ngram_order: int = 4) -> CrossCheck:
     """Ours (13a; tokenize=none) and NLTK corpus_bleu (whitespace split) under each smoothing.
 
-    Needs the optional extra ``nltk``.
+    Needs nltk (a dependency of bleu-explorer; missing only where it was left out).
     """
     try:
         from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
     except ImportError:
         raise MissingExtraError(
-            "The NLTK cross-check needs nltk: pip install 'bleu-explorer[nltk]'."
+            "The NLTK cross-check needs nltk, a dependency of bleu-explorer that is missing "
+            "here: pip install nltk."
         ) from None
     order = max_ngram_order
     hyp_tokens = [h.split() for h in hypotheses]
