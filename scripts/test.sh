@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything the tests need from this repository's own files, then runs them.
-# Used by the README's test command and by .ci/run. Needs python3 (>= 3.10); as root it
+# Used by the README's test command and by .ci/run. Needs python3 (>= 3.11); as root it
 # installs the Debian packages below when they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
