@@ -31,6 +31,7 @@ from .formatting import (
     PRECISION,
     RATIO,
     SCORE,
+    UNIT_SCORE,
     Column,
     NumberFormat,
     score_formats,
@@ -38,6 +39,7 @@ from .formatting import (
 )
 from .metric_scores import MetricScores, from_stats, significance
 from .ranking import ALPHA, AllPairs, all_pairs
+from .thresholds import human_agreement
 
 #: p-values below this are marked significant (sacrebleu marks them with "*" too)
 SIGNIFICANCE_LEVEL = ALPHA
@@ -46,6 +48,8 @@ BETTER, WORSE, NOT_SIGNIFICANT, BASELINE = "better", "worse", "not significant",
 #: the columns every metric's table has, between ``system`` and the metric's own
 DELTA_COLUMN, CI_COLUMN, MEAN_COLUMN, P_COLUMN, VERDICT_COLUMN = (
     "Δ vs baseline", "95% CI ±", "bootstrap mean", "p-value", "vs baseline")
+#: how often humans agree with a difference of that size (``thresholds.human_agreement``)
+AGREE_COLUMN = "humans agree"
 
 
 def is_significant(result: SignificanceResult) -> bool:
@@ -273,6 +277,10 @@ def comparison_columns(metric: str, higher_is_better: bool = True,
                               "better)."),
         DELTA_COLUMN: Column(delta, f"{metric} minus the baseline's {metric}; – for the "
                                     "baseline."),
+        AGREE_COLUMN: Column(RATIO, "How often humans agree with a system-level difference of "
+                                    "this size: the share of system pairs in Kocmi et al. "
+                                    "(2024, MT-Thresholds) that humans ordered as the metric "
+                                    "did; – where the source has no estimate for the metric."),
         CI_COLUMN: Column(score, "Half the width of the 95% bootstrap interval (sacrebleu's "
                                  "μ ± this)."),
         MEAN_COLUMN: Column(score, "Mean of the bootstrap resamples' scores (sacrebleu's μ)."),
@@ -296,23 +304,27 @@ def comparison_table(results: Mapping[str, SignificanceResult], *, metric: str,
     base = results.get(baseline) if baseline is not None else None
     order = sorted(results, key=lambda name: (-1 if higher_is_better else 1)
                    * results[name].score)
+    unit = score_formats(r.score for r in results.values())[0] is UNIT_SCORE
     rows = []
     for name in order:
         result = results[name]
+        delta = None if base is None or name == baseline else result.score - base.score
+        agreement = None if delta is None else human_agreement(metric, delta,
+                                                               scale=100.0 if unit else 1.0)
         rows.append({
             "system": name,
             "rank": (ranks or {}).get(name, "–"),
             metric: result.score,
-            DELTA_COLUMN: (None if base is None or name == baseline
-                           else result.score - base.score),
+            DELTA_COLUMN: delta,
+            AGREE_COLUMN: None if agreement is None else agreement.accuracy,
             CI_COLUMN: result.ci,
             MEAN_COLUMN: result.mean,
             P_COLUMN: result.p_value,
             VERDICT_COLUMN: verdict(result, base, higher_is_better),
         })
     table = pd.DataFrame(rows, columns=list(comparison_columns(metric)))
-    return table.astype({DELTA_COLUMN: "float64", CI_COLUMN: "float64", MEAN_COLUMN: "float64",
-                         P_COLUMN: "float64"})
+    return table.astype({DELTA_COLUMN: "float64", AGREE_COLUMN: "float64", CI_COLUMN: "float64",
+                         MEAN_COLUMN: "float64", P_COLUMN: "float64"})
 
 
 def table_columns(order: int) -> dict[str, Column]:
@@ -475,6 +487,7 @@ def json_report(dashboard: Dashboard, **about: object) -> str:
             else score.score - dashboard.scores[baseline].score,
             "mean": result.mean, "ci": result.ci, "p_value": result.p_value,
             "significant": is_significant(result), "versus_baseline": row[VERDICT_COLUMN],
+            "human_agreement": _finite(row[AGREE_COLUMN]),
             "counts": list(score.counts), "totals": list(score.totals),
             "precisions": list(score.precisions), "bp": score.bp, "ratio": score.ratio,
             "sys_len": score.sys_len, "ref_len": score.ref_len,
@@ -523,7 +536,8 @@ def metric_report(found: MetricResults) -> dict[str, object]:
             else _finite(result.score - base),
             "mean": _finite(result.mean), "ci": _finite(result.ci),
             "p_value": _finite(result.p_value), "significant": is_significant(result),
-            "versus_baseline": row[VERDICT_COLUMN], "n_segments": result.n_segments})
+            "versus_baseline": row[VERDICT_COLUMN], "n_segments": result.n_segments,
+            "human_agreement": _finite(row[AGREE_COLUMN])})
     return {"higher_is_better": found.higher_is_better,
             "signature": found.scores.signature, "tested_signature": found.tested_signature,
             "source": found.scores.source or None, "baseline": found.baseline,

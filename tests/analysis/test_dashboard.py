@@ -82,7 +82,8 @@ def test_single_system_ci_is_sacrebleus_bootstrap(hyps, ref):
 
 def test_table_is_best_first_with_rank_delta_and_direction(dashboard):
     table = results_table(dashboard)
-    assert list(table.columns) == ["system", "rank", "BLEU", "Δ vs baseline", "95% CI ±",
+    assert list(table.columns) == ["system", "rank", "BLEU", "Δ vs baseline", "humans agree",
+                                   "95% CI ±",
                                    "bootstrap mean", "p-value", "vs baseline", "p1", "p2", "p3",
                                    "p4", "BP", "ratio", "hyp len", "ref len"]
     scores = {name: score.score for name, score in dashboard.scores.items()}
@@ -95,7 +96,11 @@ def test_table_is_best_first_with_rank_delta_and_direction(dashboard):
         assert row["BLEU"] == scores[row["system"]]
         if row["system"] == "FBK.4870":
             continue
-        assert row["Δ vs baseline"] == pytest.approx(scores[row["system"]] - scores["FBK.4870"])
+        delta = scores[row["system"]] - scores["FBK.4870"]
+        assert row["Δ vs baseline"] == pytest.approx(delta)
+        # MT-Thresholds' BLEU curve, a / (1 + exp(-b |delta|)) % with the published a, b
+        assert row["humans agree"] == pytest.approx(
+            0.8833333333333225 / (1 + math.exp(-0.9663926931178954 * abs(delta))))
         assert row["p-value"] == result.p_value
         expected = ("not significant" if result.p_value >= 0.05 else
                     "better" if result.score > scores["FBK.4870"] else "worse")
