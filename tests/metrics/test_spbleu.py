@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 import sentencepiece
-from conftest import REPO, FRAGMENTS
+from conftest import FRAGMENTS, REPO
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.tokenizers import tokenizer_spm
