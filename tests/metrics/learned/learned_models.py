@@ -107,8 +107,13 @@ def build_comet(kind: str, encoder: Path, folder: Path, seed: int = 1) -> Path:
     return save_comet(model, folder)
 
 
-@pytest.fixture(scope="session")
-def tiny_models(tmp_path_factory: pytest.TempPathFactory) -> TinyModels:
+@pytest.fixture(scope="session", name="tiny_models")
+def tiny_models_fixture(tmp_path_factory: pytest.TempPathFactory) -> TinyModels:
+    """The session's models; torch on one thread (a model this small gains nothing from more,
+    and on a shared machine two busy threads slowed these tests twentyfold)."""
+    import torch
+
+    torch.set_num_threads(1)
     root = tmp_path_factory.mktemp("tiny_models")
     encoder = build_encoder(root / "encoder")
     return TinyModels(encoder, build_comet("regression", encoder, root / "comet"),

@@ -19,7 +19,7 @@ from learned_models import (
     build_comet,
     checkpoint,
     put_in_hub_cache,
-    tiny_models,  # noqa: F401 -- the session's models
+    tiny_models_fixture,  # noqa: F401 -- `tiny_models`: the session's models
 )
 
 from bleu.errors import InputError, MissingModelError, MissingReferenceError
