@@ -1,9 +1,9 @@
 """Learned metrics computed from a model on disk (the ``learned`` extra): COMET and BERTScore.
 
 Load a scorer once (``CometScorer``, ``BertScoreScorer``: the slow part, minutes for a large
-model), then ``score`` systems with it: cached segments are looked up, the rest computed in
-batches on the GPU when torch sees one, with progress, an estimate before the first batch and a
-way to stop. Nothing here downloads; nothing here imports torch before a scorer is made.
+model); ``plan`` says what is cached and what the rest should take; ``score`` looks cached
+segments up and computes the rest in batches, on the GPU when torch sees one, with progress and
+a way to stop. Nothing here downloads; nothing here imports torch before a scorer is made.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from .progress import (
     ScoringCancelled,
 )
 from .results import ErrorSpan, LearnedScores, SystemScores
-from .runner import Scorer, run
+from .runner import Plan, Scorer, plan, run
 
 
 def score(scorer: Scorer, systems: Mapping[str, Sequence[str]], *,
@@ -41,7 +41,7 @@ def score(scorer: Scorer, systems: Mapping[str, Sequence[str]], *,
 
 __all__ = [
     "ESTIMATE_METHOD", "BertScoreScorer", "CachedScore", "Cancel", "CometScorer", "ErrorSpan",
-    "Estimate", "FoundModel", "LearnedScores", "MemoryScoreCache", "Progress",
+    "Estimate", "FoundModel", "LearnedScores", "MemoryScoreCache", "Plan", "Progress",
     "ProgressCallback", "ScoreCache", "Scorer", "ScoringCancelled", "SystemScores",
-    "find_model", "score", "segment_key",
+    "find_model", "plan", "score", "segment_key",
 ]

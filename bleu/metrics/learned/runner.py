@@ -57,12 +57,31 @@ class Scorer(Protocol):
         """Compute ``pending`` (whose cache keys are ``keys``), batch by batch."""
 
 
-def run(scorer: Scorer, systems: Mapping[str, Sequence[str]], *,
-        sources: Sequence[str] | None = None,
-        references: Sequence[Sequence[str | None]] = (), cache: ScoreCache | None = None,
-        progress: ProgressCallback | None = None, cancel: Cancel | None = None) -> LearnedScores:
-    """Every system's scores under ``scorer``: cached ones looked up, the rest computed."""
-    cache = cache if cache is not None else MemoryScoreCache()
+@dataclass(frozen=True)
+class Plan:
+    """What a run would do: ``to_compute`` distinct segments (``cached`` more are in the cache)
+    and the estimate of their time on the scorer's device, before anything is computed."""
+
+    to_compute: int
+    cached: int
+    estimate: Estimate
+
+
+@dataclass(frozen=True)
+class _Work:
+    keys_by_system: dict[str, list[str]]
+    texts_by_key: dict[str, Texts]
+    found: dict[str, CachedScore]
+    pending_keys: list[str]
+
+    @property
+    def pending(self) -> list[Texts]:
+        return [self.texts_by_key[key] for key in self.pending_keys]
+
+
+def _work(scorer: Scorer, systems: Mapping[str, Sequence[str]], sources: Sequence[str] | None,
+          references: Sequence[Sequence[str | None]], cache: ScoreCache) -> _Work:
+    """Each segment's key (validating the inputs), each distinct key's texts, the cache's hits."""
     keys_by_system: dict[str, list[str]] = {}
     texts_by_key: dict[str, Texts] = {}
     for name, hypotheses in systems.items():
@@ -72,21 +91,41 @@ def run(scorer: Scorer, systems: Mapping[str, Sequence[str]], *,
         for key, item in zip(keys, texts, strict=True):
             texts_by_key.setdefault(key, item)
     found = cache.get(scorer.identity, list(texts_by_key))
-    pending_keys = [key for key in texts_by_key if key not in found]
-    pending = [texts_by_key[key] for key in pending_keys]
+    return _Work(keys_by_system, texts_by_key, found,
+                 [key for key in texts_by_key if key not in found])
+
+
+def plan(scorer: Scorer, systems: Mapping[str, Sequence[str]], *,
+         sources: Sequence[str] | None = None,
+         references: Sequence[Sequence[str | None]] = (),
+         cache: ScoreCache | None = None) -> Plan:
+    """How much ``run`` would compute and how long that should take (nothing is computed)."""
+    work = _work(scorer, systems, sources, references,
+                 cache if cache is not None else MemoryScoreCache())
+    return Plan(len(work.pending_keys), len(work.found), scorer.estimate(work.pending))
+
+
+def run(scorer: Scorer, systems: Mapping[str, Sequence[str]], *,
+        sources: Sequence[str] | None = None,
+        references: Sequence[Sequence[str | None]] = (), cache: ScoreCache | None = None,
+        progress: ProgressCallback | None = None, cancel: Cancel | None = None) -> LearnedScores:
+    """Every system's scores under ``scorer``: cached ones looked up, the rest computed."""
+    cache = cache if cache is not None else MemoryScoreCache()
+    work = _work(scorer, systems, sources, references, cache)
+    pending = work.pending
     estimate = scorer.estimate(pending)
-    scores = dict(found)
+    scores = dict(work.found)
     start = time.perf_counter()
     done = 0.0
 
     def report() -> None:
         if progress is not None:
-            progress(Progress(int(done), len(pending), len(found), time.perf_counter() - start,
-                              estimate))
+            progress(Progress(int(done), len(pending), len(work.found),
+                              time.perf_counter() - start, estimate))
 
     report()
     if pending:
-        steps = scorer.compute(pending, pending_keys)
+        steps = scorer.compute(pending, work.pending_keys)
         try:
             for step in steps:
                 if step.finished:
@@ -94,15 +133,15 @@ def run(scorer: Scorer, systems: Mapping[str, Sequence[str]], *,
                     scores.update(step.finished)
                 done = min(done + step.work, float(len(pending)))
                 report()
-                if is_cancelled(cancel) and len(scores) < len(texts_by_key):
-                    raise ScoringCancelled(len(scores) - len(found), len(pending))
+                if is_cancelled(cancel) and len(scores) < len(work.texts_by_key):
+                    raise ScoringCancelled(len(scores) - len(work.found), len(pending))
         finally:
             steps.close()
     return LearnedScores(
         scorer.metric, scorer.model, scorer.model_path, scorer.model_version, scorer.library,
         tuple(_system(scorer, name, [scores[key] for key in keys])
-              for name, keys in keys_by_system.items()),
-        computed=len(pending), cached=len(found))
+              for name, keys in work.keys_by_system.items()),
+        computed=len(pending), cached=len(work.found))
 
 
 def _system(scorer: Scorer, name: str, values: list[CachedScore]) -> SystemScores:
