@@ -160,7 +160,8 @@ def main() -> None:
     import torch
 
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, GPU: "
-          f"{'yes' if torch.cuda.is_available() else 'none (CPU times)'}")
+          f"{'yes' if torch.cuda.is_available() else 'none (CPU times)'}; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work slows both sides)")
     with tempfile.TemporaryDirectory() as folder:
         encoder = build_encoder(Path(folder))
         comet_time, _ = bench_comet(encoder, Path(folder) / "comet", args.comet_segments)
@@ -169,6 +170,7 @@ def main() -> None:
     all_sentences = len({line for name in SYSTEM_NAMES for line in lines(f"hyp.{name}.de")}
                         | set(lines("ref.A.de")) | set(lines("ref.B.de")))
     per_reference = comet_time / args.comet_segments * segments
+    print(f"load average now {os.getloadavg()[0]:.1f}")
     print(f"the sample, {len(SYSTEM_NAMES)} systems x 2,037 segments x 2 references, on this CPU:")
     print(f"  COMET (base size), one reference: {minutes(per_reference)}; both references: "
           f"{minutes(2 * per_reference)}")
