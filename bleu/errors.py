@@ -27,5 +27,10 @@ class MissingExtraError(InputError):
     """A feature needs an optional dependency that is not installed; the message names the extra."""
 
 
+class MissingModelError(UnknownOptionError):
+    """An option names a model (a SentencePiece file, a COMET or BERTScore model) that is not on
+    this machine; the message names it and the one command that fetches it elsewhere."""
+
+
 class ReadError(InputError):
     """An uploaded or read file cannot be turned into segments; the message names file and line."""

@@ -3,8 +3,9 @@
 Version 1 stored the test set and its systems; version 2 added the workspace's options, its
 external scores and the dataset's notes (a version-1 workspace opens with none of them); version 3
 added ``edit_hash``, the sha256 of the owner's edit secret (a workspace saved before has none:
-nobody can change it, anyone can copy it). A fresh database runs every migration in order, so the
-upgrade path is the one always used.
+nobody can change it, anyone can copy it); version 4 added ``learned_scores``, the segment
+scores that learned metrics computed (``score_cache.py``), keyed by model and text. A fresh
+database runs every migration in order, so the upgrade path is the one always used.
 """
 
 from __future__ import annotations
@@ -46,7 +47,16 @@ _V2 = (
     "ALTER TABLE workspaces ADD COLUMN notes TEXT NOT NULL DEFAULT '[]'",
 )
 _V3 = ("ALTER TABLE workspaces ADD COLUMN edit_hash TEXT",)
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3)
+_V4 = (
+    """CREATE TABLE learned_scores (
+        model TEXT NOT NULL,
+        segment TEXT NOT NULL,
+        score {real} NOT NULL,
+        details TEXT,
+        created {real} NOT NULL,
+        PRIMARY KEY (model, segment))""",
+)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4)
 LATEST = len(MIGRATIONS)
 
 

@@ -27,11 +27,11 @@ from bleu.workspace.texts import canonical_bytes, pack, text_hash
 
 
 def test_a_fresh_database_is_at_the_latest_version(location: str) -> None:
-    assert SCHEMA_VERSION == 3
+    assert SCHEMA_VERSION == 4
     WorkspaceStore(location).list()
-    assert raw_execute(location, "SELECT version FROM schema_version") == [(3,)]
+    assert raw_execute(location, "SELECT version FROM schema_version") == [(4,)]
     WorkspaceStore(location).list()  # opening again changes nothing
-    assert raw_execute(location, "SELECT version FROM schema_version") == [(3,)]
+    assert raw_execute(location, "SELECT version FROM schema_version") == [(4,)]
 
 
 def _write_old(location: str, version: int) -> Dataset:
@@ -84,7 +84,7 @@ def test_an_old_database_opens_after_migration(location: str, version: int) -> N
         raw_execute(location, f"SELECT {missing} FROM workspaces")
     store = WorkspaceStore(location)
     old = store.load("old-id")
-    assert raw_execute(location, "SELECT version FROM schema_version") == [(3,)]
+    assert raw_execute(location, "SELECT version FROM schema_version") == [(4,)]
     assert raw_execute(location, "SELECT edit_hash FROM workspaces") == [(None,)]
     assert old.dataset == expected
     options = {} if version == 1 else {"tokenize": "intl"}
