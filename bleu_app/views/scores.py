@@ -6,7 +6,7 @@ segment's n-grams."""
 import streamlit as st
 
 from bleu import charts
-from bleu.analysis import correlation, disagreement
+from bleu.analysis import correlation, disagreement, meta_eval
 from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.formatting import CORRELATION, COUNT, RATIO, SCORE, Column
 from bleu.errors import InputError
@@ -145,6 +145,35 @@ else:
         "scores against the mean {human} over rated segments. Kendall is tau-b. ").format(
         human=human) + _metrics.add_more_hint(tr("correlate them too"))))
     _charts.show(st, charts.correlation_chart(table), key="correlation_chart")
+
+    st.markdown(tr("**Pairwise accuracy** (as mt-metrics-eval defines it)"))
+    human_higher = reference.higher_is_better
+    evaluations = []
+    for metric, by_system in corpus.items():
+        metric_higher = _metrics.scores(data, metric).higher_is_better
+        try:
+            evaluations.append(meta_eval.system_pairwise_accuracy(
+                metric, by_system, external, metric_higher_is_better=metric_higher,
+                human_higher_is_better=human_higher))
+            evaluations.append(meta_eval.segment_tie_calibration(
+                metric, sentence[metric], external, metric_higher_is_better=metric_higher,
+                human_higher_is_better=human_higher).best)
+        except InputError as error:
+            st.caption(escape_markdown(f"{metric}: {error}"))
+    if evaluations:
+        _tables.show(meta_eval.meta_evaluation_table(evaluations), {
+            "value": Column(RATIO, tr("acc_eq: the share of pairs the metric orders as {human} "
+                                      "does, ties in both counting as agreement.").format(
+                human=human)),
+            "epsilon": Column(RATIO, tr("Metric differences up to this count as ties (segment "
+                                        "level: chosen to maximise the value, tie "
+                                        "calibration).")),
+            "pairs": Column(COUNT, tr("Pairs compared.")), "groups": Column(COUNT)},
+            key="meta_evaluation",
+            column_order=["metric", "level", "grouping", "value", "epsilon", "pairs"])
+        st.caption(tr("System level: Kocmi et al. (2021)'s pairwise accuracy over every pair of "
+                      "systems. Segment level: acc_eq grouped by item with tie calibration "
+                      "(Deutsch et al. 2023), as the WMT23 metrics task reports it."))
 
     st.subheader(escape_markdown(tr("{human} against a sentence-level metric").format(
         human=human)))

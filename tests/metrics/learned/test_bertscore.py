@@ -23,6 +23,10 @@ from bleu.metrics.learned import (
     score,
 )
 
+#: these need the learned extra (COMET, BERTScore, torch): scripts/test.sh runs them in its
+#: second environment, which has it
+pytestmark = pytest.mark.learned
+
 BATCH = 16
 LAYERS = 2
 
