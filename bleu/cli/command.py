@@ -497,9 +497,6 @@ def _multi_system(metrics: dict[str, Any], scored: Sequence[ScoreMetric],
             notes[found.label] = _segment_note(found)
             signatures[found.label] = ""
             continue
-        from .scores import check_pairs
-
-        check_pairs(found, names)
         stats = dict(zip(names, scores.stats.values(), strict=True))
         results = test(stats, scores.scorer, n_samples=n_samples, seed=seed)
         columns[found.label] = [Cell(r.score, r.p_value, r.mean, r.ci, paired=True,

@@ -30,7 +30,7 @@ from ..io.scores.mqm import HEADER as MQM_HEADER
 from ..io.scores.mqm import MQM_ALIASES
 from ..io.scores.read import fitted, merge, parse_scores, suggest_aliases
 from ..io.scores.table import SegmentScores
-from .inputs import CommandLineError, read_text
+from .inputs import CommandLineError, paired_test_asked, read_text
 
 logger = logging.getLogger("bleu.cli")
 
@@ -228,13 +228,27 @@ def _matches(scores: SegmentScores, keys: _Keys, aliases: Mapping[str, str]) -> 
     return matched
 
 
-def _missing_message(scores: SegmentScores, missing: Sequence[str], keys: _Keys,
-                     matched: Mapping[str, str]) -> str:
+def _hint(scores: SegmentScores, keys: _Keys, matched: Mapping[str, str]) -> str:
+    """How to map the file's names: a likely ``--scores-alias`` (a known MQM name, or one that
+    differs only in case), else the flag's form."""
     unmatched = [name for name in scores.systems if name not in matched]
     hints = suggest_aliases(unmatched, list(keys.by_key))
-    hint = (tr("did you mean --scores-alias {name}={system}?").format(
-        name=next(iter(hints)), system=next(iter(hints.values()))) if hints else
-        tr("map a file's name to it with --scores-alias FILE_NAME=SYSTEM."))
+    if hints:
+        name, system = next(iter(hints.items()))
+        return tr("did you mean --scores-alias {name}={system}?").format(name=name, system=system)
+    return tr("map a file's name to a system with --scores-alias FILE_NAME=SYSTEM.")
+
+
+def _missing_message(scores: SegmentScores, systems: Sequence[str], keys: _Keys,
+                     matched: Mapping[str, str]) -> str:
+    """What to say when systems scored here have no scores in the file."""
+    hint = _hint(scores, keys, matched)
+    if not matched:
+        return tr("{source}: none of its systems is scored here. The file has {names}; given "
+                  "with -i: {systems}; {hint}").format(
+            source=scores.source, names=_names(list(scores.systems)),
+            systems=_names(list(systems)), hint=hint)
+    missing = [system for system in systems if system not in matched.values()]
     more = tr(" (nor for {count} more system(s) given with -i)").format(
         count=len(missing) - 1) if len(missing) > 1 else ""
     return tr("{source}: no {label} scores for {system}{more}; the file scores {names}; "
@@ -248,15 +262,8 @@ def matched_metric(scores: SegmentScores, systems: Sequence[str],
     of them must have a rated segment."""
     keys = _Keys.of(systems)
     matched = _matches(scores, keys, aliases)
-    if not matched:
-        raise InputError(tr("{source}: none of its systems is scored here. The file has "
-                            "{names}; given with -i: {systems}. Map a name with --scores-alias "
-                            "FILE_NAME=SYSTEM, or give the scores of these systems.").format(
-            source=scores.source, names=_names(list(scores.systems)),
-            systems=_names(list(systems))))
-    missing = [system for system in systems if system not in matched.values()]
-    if missing:
-        raise InputError(_missing_message(scores, missing, keys, matched))
+    if set(matched.values()) != set(systems):
+        raise InputError(_missing_message(scores, systems, keys, matched))
     left_out = [name for name in scores.systems if name not in matched]
     if left_out:
         logger.info(tr("{source}: {count} system(s) with {label} scores are not scored here and "
@@ -294,4 +301,8 @@ def score_metrics(args: argparse.Namespace, systems: Sequence[str], n_segments: 
     check_directions(args, score_sets)
     aliases = dict(args.scores_alias or ())
     check_aliases(aliases, score_sets, systems)
-    return [matched_metric(scores, systems, aliases, n_segments) for scores in score_sets]
+    found = [matched_metric(scores, systems, aliases, n_segments) for scores in score_sets]
+    if paired_test_asked(args):
+        for metric in found:
+            check_pairs(metric, systems)
+    return found
