@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from .._version import __version__
 from ..errors import InputError, LengthMismatchError, ReadError
+from ..i18n import tr
 from ..metrics.threads import blas_on_one_thread_from_start
 from .inputs import (
     CommandLineError,
@@ -301,12 +302,12 @@ def _check_flags(args: argparse.Namespace) -> None:
                 "anything. Give reference files as positional arguments instead."
             )
     if args.sentence_level and args.scores:
-        raise CommandLineError("--scores is not available with --sentence-level: a segment "
-                               "score file holds each segment's score already.")
+        raise CommandLineError(tr("--scores is not available with --sentence-level: a segment "
+                                  "score file holds each segment's score already."))
     if not args.scores and (args.scores_alias or args.scores_label or
                             args.scores_lower_is_better or args.scores_higher_is_better):
-        raise CommandLineError("--scores-alias, --scores-label and the --scores-*-is-better "
-                               "flags describe --scores files; none was given.")
+        raise CommandLineError(tr("--scores-alias, --scores-label and the --scores-*-is-better "
+                                  "flags describe --scores files; none was given."))
     if args.sentence_level and len(set(args.metrics)) > 1:
         raise CommandLineError("Only one metric can be used with --sentence-level; "
                                f"{len(set(args.metrics))} were given with -m.")
@@ -588,6 +589,10 @@ def run(args: argparse.Namespace, stdin: TextIO | None, out: TextIO) -> None:
     if args.scores:  # read and matched before any metric is computed: a bad file fails fast
         from .scores import score_metrics
 
+        if args.save_workspace is not None:
+            logger.info(tr("--save-workspace saved the texts and options; the --scores files "
+                           "are not saved with them (the app's Metrics & human scores page adds "
+                           "them)."))
         scored = score_metrics(args, [name for name, _ in systems], len(systems[0][1]),
                                [metric.name for metric in metrics.values()])
     if args.sentence_level:
