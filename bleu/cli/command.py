@@ -4,7 +4,8 @@ Reference files are positional, systems come from ``-i`` (or tab-separated on st
 from ``-m bleu chrf ter``; the output is sacrebleu 2.6's JSON or text (one system, ``-sl``
 lines, or the multi-system table with paired tests). Test-set downloads are refused: BLEU
 Explorer never goes online. Nothing heavy is imported before the arguments are read: ``--help``
-or a bad flag costs a Python start; each metric loads when it is used. Input is read as a stream
+or a bad flag costs a Python start; each metric loads when it is used. ``--scores FILE`` adds a
+segment-score metric (COMET, MQM...: ``scores``, loaded only then). Input is read as a stream
 (``streams``): binary or newline-less input is refused after its first blocks, and a closed or
 terminal stdin is named before any file is read.
 """
@@ -16,10 +17,11 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from .._version import __version__
 from ..errors import InputError, LengthMismatchError, ReadError
+from ..i18n import tr
 from ..metrics.threads import blas_on_one_thread_from_start
 from .inputs import (
     CommandLineError,
@@ -30,8 +32,19 @@ from .inputs import (
     read_references,
     read_systems,
 )
-from .output import FORMATS, Cell, PairedTestInfo, multi_system_report, single_system_report
+from .output import (
+    FORMATS,
+    Cell,
+    PairedTestInfo,
+    SegmentNote,
+    multi_system_report,
+    segment_score_line,
+    single_system_report,
+)
 from .streams import MAX_LINE_CHARS
+
+if TYPE_CHECKING:
+    from .scores import ScoreMetric
 
 PROG = "bleu-explorer"
 logger = logging.getLogger("bleu.cli")
@@ -47,6 +60,8 @@ TEST_SET_FLAGS = ("test_set", "download", "echo", "origlang", "subset", "list", 
 DEFAULT_SEED = "12345"
 #: options whose value may start with '-': a workspace id (from ``secrets.token_urlsafe``) can
 DASH_VALUE_OPTIONS = ("--workspace", "--save-workspace")
+#: the least decimals of a segment-score metric (comet-score prints 4; ``--width`` may give more)
+SEGMENT_SCORE_DECIMALS = 4
 
 
 class _Parser(argparse.ArgumentParser):
@@ -170,6 +185,32 @@ def build_parser() -> argparse.ArgumentParser:
     stats.add_argument("--paired-jobs", "-j", type=int, default=1,
                        help="Accepted for sacrebleu compatibility and ignored: the tests are "
                        "vectorized in one process.")
+    scored = parser.add_argument_group(
+        "segment-score metrics (BLEU Explorer's addition)",
+        "Per-segment scores of a metric or of human raters (COMET, xCOMET, BLEURT, MetricX, MQM, "
+        "DA...) as a metric beside -m's: each system's score is the mean over its rated "
+        "segments, and a paired test uses the segments rated for both systems. Example: "
+        "bleu-explorer ref.de -i a.de b.de --scores comet.tsv --paired-bs.")
+    scored.add_argument("--scores", action="append", metavar="FILE",
+                        help="A file of segment scores, repeatable: a table with a header "
+                        "(system, seg_id, score), WMT's MQM TSV, JSON Lines, comet-score's "
+                        "printout or its --to_json file, or one score per line for one system "
+                        "(hyp.NAME.de.comet). A system is named by its -i file's path, base "
+                        "name or guessed name (UEdin for newstest2021.en-de.hyp.UEdin.de); "
+                        "other systems of the file are left out. Scores are printed with at "
+                        f"least {SEGMENT_SCORE_DECIMALS} decimals.")
+    scored.add_argument("--scores-alias", action="append", type=_pair, metavar="FILE_NAME=SYSTEM",
+                        help="The score files' system FILE_NAME is the -i system SYSTEM "
+                        "(repeatable). WMT21's MQM name Nemo is matched to NVIDIA-NeMo without it.")
+    scored.add_argument("--scores-label", action="append", type=_pair, metavar="FILE=LABEL",
+                        help="Name the metric of a --scores FILE (default: its score column, "
+                        "COMET for comet-score's output, the suffix of one-system files).")
+    scored.add_argument("--scores-lower-is-better", action="append", metavar="LABEL",
+                        help="The metric LABEL is better when lower (default: guessed from the "
+                        "name: MetricX, penalties, errors, TER-like rates are; COMET, BLEURT, "
+                        "DA and WMT's negated MQM are not).")
+    scored.add_argument("--scores-higher-is-better", action="append", metavar="LABEL",
+                        help="The metric LABEL is better when higher, whatever its name says.")
     saved = parser.add_argument_group(
         "workspaces", "Saved in BLEU_EXPLORER_DB (an SQLite file or a postgresql:// URL; default: "
         "the user's data folder), shared with the app.")
@@ -229,6 +270,16 @@ def _decimals(text: str) -> int:
     return value
 
 
+def _pair(text: str) -> tuple[str, str]:
+    """``--scores-alias`` and ``--scores-label``: ``NAME=VALUE``, both parts given (split at the
+    first '=')."""
+    name, equals, value = text.partition("=")
+    if not equals or not name or not value:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, e.g. Nemo=NVIDIA-NeMo; got "
+                                         f"{text!r}")
+    return name, value
+
+
 def _line_limit(text: str) -> int:
     """``--line-limit``: a whole number of characters, 1 or more."""
     try:
@@ -250,6 +301,13 @@ def _check_flags(args: argparse.Namespace) -> None:
                 f"{option} needs sacrebleu's online test sets; BLEU Explorer never downloads "
                 "anything. Give reference files as positional arguments instead."
             )
+    if args.sentence_level and args.scores:
+        raise CommandLineError(tr("--scores is not available with --sentence-level: a segment "
+                                  "score file holds each segment's score already."))
+    if not args.scores and (args.scores_alias or args.scores_label or
+                            args.scores_lower_is_better or args.scores_higher_is_better):
+        raise CommandLineError(tr("--scores-alias, --scores-label and the --scores-*-is-better "
+                                  "flags describe --scores files; none was given."))
     if args.sentence_level and len(set(args.metrics)) > 1:
         raise CommandLineError("Only one metric can be used with --sentence-level; "
                                f"{len(set(args.metrics))} were given with -m.")
@@ -341,9 +399,11 @@ def _sentence_level(metric: Any, hypotheses: Sequence[str], args: argparse.Names
         print(score.format(args.width, args.score_only, signature), file=out)
 
 
-def _single_system(metrics: dict[str, Any], hypotheses: Sequence[str],
-                   args: argparse.Namespace, out: TextIO) -> None:
+def _single_system(metrics: dict[str, Any], scored: Sequence[ScoreMetric],
+                   hypotheses: Sequence[str], args: argparse.Namespace, out: TextIO) -> None:
+    """One system's line per metric (and per ``--scores`` metric), with its CI if asked for."""
     is_json = args.format == "json"
+    seed = resampling_seed() if args.confidence and args.confidence_n > 1 else None
     lines = []
     for metric in metrics.values():
         stats = metric.segment_stats(hypotheses)
@@ -353,13 +413,37 @@ def _single_system(metrics: dict[str, Any], hypotheses: Sequence[str],
         if args.confidence and args.confidence_n > 1:
             from ..metrics.significance import bootstrap_ci_from_stats
 
-            seed = resampling_seed()
             interval = bootstrap_ci_from_stats(stats, metric.scorer, n_samples=args.confidence_n,
                                                seed=seed)
             resampling = {"bs": args.confidence_n, "seed": str(seed).lower()}
         signature = _signature(metric, args, args.short and not is_json, **resampling)
         lines.append(score.format(args.width, args.score_only, signature, is_json, interval))
+    for found in scored:
+        lines.append(_segment_score_line(found, args, seed))
     print(single_system_report(lines, args.format), file=out)
+
+
+def _segment_score_line(found: ScoreMetric, args: argparse.Namespace, seed: int | None) -> str:
+    """A ``--scores`` metric's line for one system: its mean over the rated segments, and with
+    ``--confidence`` the bootstrap over them (``bs:``/``seed:`` its signature)."""
+    scores = found.scores
+    (system, stats), = scores.stats.items()
+    interval = None
+    signature = ""
+    if args.confidence and args.confidence_n > 1:
+        from ..metrics.significance import bootstrap_ci_from_stats
+
+        interval = bootstrap_ci_from_stats(stats, scores.scorer, n_samples=args.confidence_n,
+                                           seed=seed)
+        signature = scores.tested_signature("bs", args.confidence_n, seed)
+    return segment_score_line(found.label, scores.scores[system], _segment_note(found),
+                              max(args.width, SEGMENT_SCORE_DECIMALS), args.score_only,
+                              signature, args.format == "json", interval)
+
+
+def _segment_note(found: ScoreMetric, tested: Sequence[int] = ()) -> SegmentNote:
+    return SegmentNote(found.source, found.higher_is_better, tuple(found.rated()),
+                       found.n_segments, tuple(tested))
 
 
 def _system_names(systems: list[tuple[str, list[str]]], args: argparse.Namespace) -> list[str]:
@@ -374,8 +458,9 @@ def _system_names(systems: list[tuple[str, list[str]]], args: argparse.Namespace
     return names
 
 
-def _multi_system(metrics: dict[str, Any], systems: list[tuple[str, list[str]]],
-                  args: argparse.Namespace, out: TextIO) -> None:
+def _multi_system(metrics: dict[str, Any], scored: Sequence[ScoreMetric],
+                  systems: list[tuple[str, list[str]]], args: argparse.Namespace,
+                  out: TextIO) -> None:
     logger.info("Found %d systems.", len(systems))
     if args.paired_jobs != 1:
         logger.info("--paired-jobs is ignored: the paired tests are vectorized in one process.")
@@ -405,16 +490,32 @@ def _multi_system(metrics: dict[str, Any], systems: list[tuple[str, list[str]]],
             columns[label] = [Cell(r.score, r.p_value, r.mean, r.ci, paired=True)
                               for r in results.values()]
         signatures[label] = _signature(metric, args, **resampling)
-    print(multi_system_report(names, columns, signatures, args.width, args.format, paired),
-          file=out)
+    notes: dict[str, SegmentNote] = {}
+    for found in scored:
+        scores = found.scores
+        if paired is None:
+            columns[found.label] = [Cell(scores.scores[system]) for system in scores.stats]
+            notes[found.label] = _segment_note(found)
+            signatures[found.label] = ""
+            continue
+        stats = dict(zip(names, scores.stats.values(), strict=True))
+        results = test(stats, scores.scorer, n_samples=n_samples, seed=seed)
+        columns[found.label] = [Cell(r.score, r.p_value, r.mean, r.ci, paired=True,
+                                     n_segments=r.n_segments) for r in results.values()]
+        tested = [r.n_segments for r in list(results.values())[1:] if r.n_segments is not None]
+        notes[found.label] = _segment_note(found, tested)
+        signatures[found.label] = scores.tested_signature(method, n_samples, seed)
+    widths = {found.label: max(args.width, SEGMENT_SCORE_DECIMALS) for found in scored}
+    print(multi_system_report(names, columns, signatures, args.width, args.format, paired,
+                              widths, notes), file=out)
 
 
 def _streams(args: argparse.Namespace) -> bool:
     """Whether to score in chunks while reading: one system file, BLEU alone, one corpus score,
     plain references."""
     return (args.input is not None and len(args.input) == 1 and not args.sentence_level
-            and not args.confidence and not paired_test_asked(args) and args.num_refs == 1
-            and bool(args.refs) and set(args.metrics) == {"bleu"})
+            and not args.scores and not args.confidence and not paired_test_asked(args)
+            and args.num_refs == 1 and bool(args.refs) and set(args.metrics) == {"bleu"})
 
 
 def _terminal_progress(args: argparse.Namespace) -> Callable[[int], None] | None:
@@ -484,12 +585,22 @@ def run(args: argparse.Namespace, stdin: TextIO | None, out: TextIO) -> None:
     _check_modes(args, len(systems))
     check_lengths(systems, references, ref_names)
     metrics = _metrics(args, references)
+    scored: list[ScoreMetric] = []
+    if args.scores:  # read and matched before any metric is computed: a bad file fails fast
+        from .scores import score_metrics
+
+        if args.save_workspace is not None:
+            logger.info(tr("--save-workspace saved the texts and options; the --scores files "
+                           "are not saved with them (the app's Metrics & human scores page adds "
+                           "them)."))
+        scored = score_metrics(args, [name for name, _ in systems], len(systems[0][1]),
+                               [metric.name for metric in metrics.values()])
     if args.sentence_level:
         _sentence_level(next(iter(metrics.values())), systems[0][1], args, out)
     elif len(systems) == 1:
-        _single_system(metrics, systems[0][1], args, out)
+        _single_system(metrics, scored, systems[0][1], args, out)
     else:
-        _multi_system(metrics, systems, args, out)
+        _multi_system(metrics, scored, systems, args, out)
 
 
 def _format_from_environment(args: argparse.Namespace) -> None:

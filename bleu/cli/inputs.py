@@ -32,6 +32,22 @@ def _open_binary(path: str) -> BinaryIO:
     return open(path, "rb")
 
 
+def _file_blocks(path: str, encoding: str, limit: int, universal: bool = False,
+                 ) -> Iterator[list[str]]:
+    """A file's lines a block at a time (``streams``), its errors worded for the command line."""
+    try:
+        with _open_binary(path) as handle:
+            yield from iter_line_blocks(handle, path, encoding, universal=universal, limit=limit)
+    except FileNotFoundError:
+        raise ReadError(tr("{path}: no such file.").format(path=path)) from None
+    except LookupError:
+        raise CommandLineError(tr("Unknown encoding {encoding!r} given with -e.").format(
+            encoding=encoding)) from None
+    except OSError as error:
+        raise ReadError(tr("{path}: cannot be read ({reason}).").format(
+            path=path, reason=error.strerror or error)) from None
+
+
 def iter_segments(path: str, encoding: str = "utf-8", limit: int = MAX_LINE_CHARS,
                   ) -> Iterator[str]:
     """The segments of a file, one per line, as sacrebleu reads them, one at a time.
@@ -41,18 +57,16 @@ def iter_segments(path: str, encoding: str = "utf-8", limit: int = MAX_LINE_CHAR
     lines stripped by ``map`` (a third of the time of a Python loop over lines); binary data and
     lines over ``limit`` characters are refused as soon as they are read.
     """
-    try:
-        with _open_binary(path) as handle:
-            for block in iter_line_blocks(handle, path, encoding, limit=limit):
-                yield from map(str.rstrip, block)
-    except FileNotFoundError:
-        raise ReadError(tr("{path}: no such file.").format(path=path)) from None
-    except LookupError:
-        raise CommandLineError(tr("Unknown encoding {encoding!r} given with -e.").format(
-            encoding=encoding)) from None
-    except OSError as error:
-        raise ReadError(tr("{path}: cannot be read ({reason}).").format(
-            path=path, reason=error.strerror or error)) from None
+    for block in _file_blocks(path, encoding, limit):
+        yield from map(str.rstrip, block)
+
+
+def read_text(path: str, encoding: str = "utf-8", limit: int = MAX_LINE_CHARS) -> str:
+    """A whole file as text, its lines kept as they are (a TSV's empty last field stays) and
+    ended by '\\n' (any line ending), refused as ``iter_segments`` refuses binary data."""
+    text = "".join(line + "\n" for block in _file_blocks(path, encoding, limit, True)
+                   for line in block)
+    return text.removeprefix("\ufeff")
 
 
 def read_segments(path: str, encoding: str = "utf-8", limit: int = MAX_LINE_CHARS) -> list[str]:

@@ -2,13 +2,21 @@
 
 Scripts that parse sacrebleu's output parse ours: the same table (drawn by ``tabulate``, as
 sacrebleu draws it), one column per metric, the same JSON keys, the same explanation of the
-paired test and the same list of signatures.
+paired test and the same list of signatures. Segment-score metrics (``--scores``) add their
+columns, their ``n_segments`` in paired JSON, and a block on their scores under the signatures;
+without them, nothing changes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..i18n import tr
+
+if TYPE_CHECKING:
+    from ..metrics.base import SignificanceResult
 
 #: sacrebleu's output formats; ``latex`` only changes the multi-system table.
 FORMATS = ("json", "text", "latex")
@@ -23,6 +31,8 @@ class Cell:
     mean: float | None = None
     ci: float | None = None
     paired: bool = False
+    #: segments tested (segment scores: those rated for the system and the baseline)
+    n_segments: int | None = None
 
 
 @dataclass(frozen=True)
@@ -33,8 +43,22 @@ class PairedTestInfo:
     n_samples: int
 
 
+@dataclass(frozen=True)
+class SegmentNote:
+    """What the text output says of a segment-score metric: where its scores come from, which
+    way they point, each system's rated segments, and the segments each paired test used."""
+
+    source: str
+    higher_is_better: bool
+    rated: tuple[int, ...]
+    n_segments: int
+    tested: tuple[int, ...] = ()
+
+
 #: metric name -> one cell per system, in the systems' order
 Columns = Mapping[str, Sequence[Cell]]
+#: decimals of the scores of some metrics, where they differ from ``--width``
+Widths = Mapping[str, int]
 
 
 def _text(cell: Cell, width: int, multiline: bool) -> str:
@@ -53,7 +77,8 @@ def _optional_float(value: float | None) -> float | None:
     return None if value is None else float(value)
 
 
-def results_json(systems: Sequence[str], columns: Columns, width: int) -> str:
+def results_json(systems: Sequence[str], columns: Columns, width: int,
+                 widths: Widths | None = None) -> str:
     """sacrebleu's multi-system JSON: a list of ``{"system": ..., "<metric>": ...}`` records.
 
     Plain scores are strings (as sacrebleu writes them); paired results are objects whose numbers
@@ -66,28 +91,40 @@ def results_json(systems: Sequence[str], columns: Columns, width: int) -> str:
         record: dict[str, object] = {"system": system}
         for metric, cells in columns.items():
             cell = cells[k]
-            record[metric] = (f"{cell.score:.{width}f}" if not cell.paired else
-                              {"score": float(cell.score), "p_value": _optional_float(cell.p_value),
-                               "mean": _optional_float(cell.mean), "ci": _optional_float(cell.ci)})
+            if not cell.paired:
+                record[metric] = f"{cell.score:.{(widths or {}).get(metric, width)}f}"
+                continue
+            result: dict[str, object] = {
+                "score": float(cell.score), "p_value": _optional_float(cell.p_value),
+                "mean": _optional_float(cell.mean), "ci": _optional_float(cell.ci)}
+            if cell.n_segments is not None:
+                result["n_segments"] = cell.n_segments
+            record[metric] = result
         records.append(record)
     return json.dumps(records, indent=4)
 
 
-def results_table(systems: Sequence[str], columns: Columns, width: int, fmt: str) -> str:
+def results_table(systems: Sequence[str], columns: Columns, width: int, fmt: str,
+                  widths: Widths | None = None) -> str:
     """sacrebleu's multi-system table (``fancy_grid`` for text, ``latex_booktabs`` for latex)."""
     from tabulate import tabulate  # only the multi-system table needs it
 
     multiline = fmt == "text"
     table: dict[str, list[str]] = {"System": list(systems)}
+    decimals = [width]  # of each column: tabulate writes the plain scores again with these
     bootstrap = False
     for metric, cells in columns.items():
         # as sacrebleu, a bootstrap's first column marks every later one as well
         bootstrap = bootstrap or any(c.paired and c.mean is not None for c in cells)
         title = f"{metric} (μ ± 95% CI)" if bootstrap else metric
-        table[title] = [_text(cell, width, multiline) for cell in cells]
+        decimals.append((widths or {}).get(metric, width))
+        table[title] = [_text(cell, decimals[-1], multiline) for cell in cells]
+    floatfmt: str | list[str] = f".{width}f"
+    if widths:
+        floatfmt = [f".{places}f" for places in decimals]
     return tabulate(table, headers="keys", tablefmt="fancy_grid" if multiline else "latex_booktabs",
                     colalign=("right",), stralign="center", numalign="center",
-                    floatfmt=f".{width}f")
+                    floatfmt=floatfmt)
 
 
 def paired_explanation(info: PairedTestInfo, baseline: str) -> str:
@@ -126,22 +163,84 @@ def paired_explanation(info: PairedTestInfo, baseline: str) -> str:
 
 
 def signatures_block(signatures: Mapping[str, str]) -> str:
-    """The ``Metric signatures`` list that ends sacrebleu's multi-system text output."""
+    """The ``Metric signatures`` list that ends sacrebleu's multi-system text output (a
+    segment-score metric that was not resampled has no signature, and no line)."""
     return "\n".join(["-----------------", "Metric signatures", "-----------------",
-                      *(f" - {name:<10} {signature}" for name, signature in signatures.items())])
+                      *(f" - {name:<10} {signature}" for name, signature in signatures.items()
+                        if signature)])
+
+
+def _count_range(counts: Sequence[int]) -> str:
+    low, high = min(counts), max(counts)
+    return f"{low}" if low == high else tr("{low} to {high}").format(low=low, high=high)
+
+
+def _direction(higher_is_better: bool) -> str:
+    return tr("higher is better") if higher_is_better else tr("lower is better")
+
+
+def segment_scores_block(notes: Mapping[str, SegmentNote]) -> str:
+    """What the text output adds for segment-score metrics, a line each: the file, the
+    direction, the rated segments behind each system score and those each paired test used."""
+    lines = ["--------------", tr("Segment scores"), "--------------"]
+    for name, note in notes.items():
+        text = tr("{source}, {direction}: each system's mean over its rated segments ({rated} of "
+                  "{total})").format(source=note.source,
+                                     direction=_direction(note.higher_is_better),
+                                     rated=_count_range(note.rated), total=note.n_segments)
+        if note.tested:
+            text += tr("; each system tested against the baseline on the segments rated for "
+                       "both ({tested})").format(tested=_count_range(note.tested))
+        lines.append(f" - {name:<10} {text}")
+    return "\n".join(lines)
 
 
 def multi_system_report(systems: Sequence[str], columns: Columns,
                         signatures: Mapping[str, str], width: int, fmt: str,
-                        paired: PairedTestInfo | None = None) -> str:
-    """Everything sacrebleu prints for several systems, in ``fmt`` (json, text or latex)."""
+                        paired: PairedTestInfo | None = None, widths: Widths | None = None,
+                        notes: Mapping[str, SegmentNote] | None = None) -> str:
+    """Everything sacrebleu prints for several systems, in ``fmt`` (json, text or latex), and
+    ``notes`` on the segment-score metrics under it (text and latex)."""
     if fmt == "json":
-        return results_json(systems, columns, width)
-    parts = [results_table(systems, columns, width, fmt), ""]
+        return results_json(systems, columns, width, widths)
+    parts = [results_table(systems, columns, width, fmt, widths), ""]
     if paired is not None:
         parts.append(paired_explanation(paired, systems[0]))
     parts.append(signatures_block(signatures))
+    if notes:
+        parts.append(segment_scores_block(notes))
     return "\n".join(parts)
+
+
+def segment_score_line(name: str, score: float, note: SegmentNote, width: int,
+                       score_only: bool = False, signature: str = "", is_json: bool = False,
+                       interval: SignificanceResult | None = None) -> str:
+    """One system's segment-score metric as sacrebleu prints a score, its interval shown
+    whatever its sign (sacrebleu's own line drops an interval whose mean is not above 0):
+    ``MQM|bs:1000|seed:12345 = -1.0527 (μ = -1.0527 ± 0.0864) (527 of 1002 segments rated,
+    higher is better)``, or its JSON."""
+    text = f"{score:.{width}f}"
+    record: dict[str, object] = {"name": name, "score": float(text), "signature": signature}
+    if interval is not None and interval.mean is not None and interval.ci is not None:
+        mean, ci = f"{interval.mean:.{width}f}", f"{interval.ci:.{width}f}"
+        text += f" (μ = {mean} ± {ci})"
+        record.update(confidence_mean=float(mean), confidence_var=float(ci),
+                      confidence=f"μ = {mean} ± {ci}")
+    if score_only:
+        return text
+    if is_json:
+        import json
+
+        for part in signature.split("|") if signature else ():
+            key, value = part.split(":", 1)
+            record[key] = value
+        record.update(rated_segments=note.rated[0], n_segments=note.n_segments,
+                      higher_is_better=note.higher_is_better, source=note.source)
+        return json.dumps(record, indent=1, ensure_ascii=False)
+    head = f"{name}|{signature}" if signature else name
+    rated = tr("({rated} of {total} segments rated, {direction})").format(
+        rated=note.rated[0], total=note.n_segments, direction=_direction(note.higher_is_better))
+    return f"{head} = {text} {rated}"
 
 
 def single_system_report(lines: Sequence[str], fmt: str) -> str:

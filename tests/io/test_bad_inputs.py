@@ -220,7 +220,8 @@ Stdin = bytes | str
 class CommandLineInput:
     """One entry of the command line's catalogue: a command as typed (``command``, shown in
     the note), the arguments it runs here next to REFERENCE saved as ``ref.de`` and GOOD as
-    ``hyp.de``, its stdin (``CLOSED``, ``TERMINAL`` or bytes), and pieces of the message."""
+    ``hyp.de``, its stdin (``CLOSED``, ``TERMINAL`` or bytes), pieces of the message, and
+    further files written beside them (a score file)."""
 
     key: str
     title: str
@@ -228,6 +229,7 @@ class CommandLineInput:
     argv: tuple[str, ...]
     stdin: Stdin
     expect: tuple[str, ...]
+    files: tuple[tuple[str, bytes], ...] = ()
 
 
 CLOSED, TERMINAL = "closed", "terminal"
@@ -235,6 +237,8 @@ CLOSED, TERMINAL = "closed", "terminal"
 _PIPE_OR_I = ("pipe the system output in (bleu-explorer ref.txt < hyp.txt) or give it with -i "
               "(bleu-explorer ref.txt -i hyp.txt)")
 _BINARY = "so this is binary data or text that is not line-based"
+#: COMET-style scores of the catalogue's system ``hyp`` (hyp.de) on the 3 segments
+_SCORES = "system\tseg_id\tCOMET\nhyp\t1\t0.71\nhyp\t2\t0.64\nhyp\t3\t0.80\n"
 
 COMMAND_LINE: tuple[CommandLineInput, ...] = (
     # 2 MiB stand for the 5 GB: reading stops in the first block either way
@@ -263,6 +267,27 @@ COMMAND_LINE: tuple[CommandLineInput, ...] = (
                      "versions made): read as the id, here in an empty database",
                      "bleu-explorer --workspace -Zx3", ("--workspace", "-Zx3"), b"",
                      ("No workspace has the id or name '-Zx3'",)),
+    CommandLineInput("scores_other_test_set", "A segment-score file for another test set (a "
+                     "4th segment)", "bleu-explorer ref.de -i hyp.de --scores comet.tsv",
+                     ("ref.de", "-i", "hyp.de", "--scores", "comet.tsv"), b"",
+                     ("comet.tsv: scores segment 4", "for another test set"),
+                     (("comet.tsv", (_SCORES + "hyp\t4\t0.5\n").encode()),)),
+    CommandLineInput("scores_word", "A segment-score file with a word for a score",
+                     "bleu-explorer ref.de -i hyp.de --scores comet.tsv",
+                     ("ref.de", "-i", "hyp.de", "--scores", "comet.tsv"), b"",
+                     ("comet.tsv, line 3: expected a number",),
+                     (("comet.tsv", _SCORES.replace("0.64", "good").encode()),)),
+    CommandLineInput("scores_no_system", "A segment-score file without a system given with -i "
+                     "(here only for base)", "bleu-explorer ref.de -i base.de hyp.de --scores "
+                     "comet.tsv", ("ref.de", "-i", "base.de", "hyp.de", "--scores", "comet.tsv"),
+                     b"", ("comet.tsv: no COMET scores for hyp.de", "--scores-alias"),
+                     (("comet.tsv", _SCORES.replace("hyp", "base").encode()),
+                      ("base.de", GOOD.encode()))),
+    CommandLineInput("scores_unknown", "A segment-score file none of whose systems is given",
+                     "bleu-explorer ref.de -i hyp.de --scores comet.tsv",
+                     ("ref.de", "-i", "hyp.de", "--scores", "comet.tsv"), b"",
+                     ("comet.tsv: none of its systems is scored here",),
+                     (("comet.tsv", _SCORES.replace("hyp", "Online-B").encode()),)),
 )
 
 
@@ -290,6 +315,8 @@ def run_command_line(entry: CommandLineInput) -> tuple[int, str]:
             _stdin(entry.stdin) as stdin:
         Path("ref.de").write_text("\n".join(REFERENCE.segments) + "\n", encoding="utf-8")
         Path("hyp.de").write_text(GOOD, encoding="utf-8")
+        for name, data in entry.files:
+            Path(name).write_bytes(data)
         database = str(Path(folder, "workspaces.sqlite3"))
         saved = sys.stdin, os.environ.get("BLEU_EXPLORER_DB")
         sys.stdin, os.environ["BLEU_EXPLORER_DB"] = stdin, database  # type: ignore[assignment]
@@ -511,7 +538,9 @@ def command_line_inputs() -> list[str]:
         "binary or not line-based as soon as it is read, with the stream and the line (5 GB of",
         "NULs on stdin: refused after the first half-megabyte block, in about 30 MB of memory;",
         "tests/cli/test_stdin.py). Each message below is one line on stderr, exit status 1.",
-        "Run next to a 3-line `ref.de` and `hyp.de`.",
+        "Run next to a 3-line `ref.de` and `hyp.de`; a `--scores` file (`comet.tsv`, with",
+        "a header `system seg_id COMET`) is refused with its line where one row is bad, and",
+        "as a whole where it is for another test set or its systems are not those given.",
         "",
         "| Input | Command | What the user reads |",
         "|---|---|---|",
