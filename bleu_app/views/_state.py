@@ -47,6 +47,9 @@ URL_OPTION_KEYS = (TOKENIZE, LOWERCASE, SMOOTH_METHOD, MAX_NGRAM_ORDER, EFFECTIV
 
 # --- external scores (Metrics & human scores page) ---------------------------------------------
 EXTERNAL = "external_scores"  # bleu.io.scores.table.SegmentScores, or None
+#: every segment-score metric of the session (COMET, MQM, ...): label -> SegmentScores, systems
+#: named as loaded; workspaces save and reopen them all (views/_workspace.py)
+SEGMENT_SCORES = "segment_scores"
 ALIASES = "external_aliases"  # file's system name -> loaded system name
 SCORES_FILE = "scores_file"
 SCORES_ERROR = "scores_error"

@@ -6,13 +6,14 @@
     python read_only_worker.py app DATABASE WORKSPACE_ID
         opens ``?ws=WORKSPACE_ID`` in the app (AppTest) with BLEU_EXPLORER_DB=DATABASE
 
-and prints what it saw as one JSON object.
+and prints what it saw as one JSON object (shown texts with Markdown's escapes removed).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -64,7 +65,7 @@ def app(database: Path, workspace_id: str, secret: str | None = None) -> dict[st
     test.query_params["ws"] = workspace_id
     test.run()
     frame = test.dataframe[0].value if len(test.dataframe) else None
-    shown = {kind: [element.value for element in getattr(test, kind)]
+    shown = {kind: [re.sub(r"\\(.)", r"\1", element.value) for element in getattr(test, kind)]
              for kind in ("success", "info", "warning", "error", "caption")}
     return {"folder_refuses_writes": _folder_refuses_writes(database),
             "exception": [str(e.value) for e in test.exception],
