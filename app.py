@@ -1,5 +1,5 @@
 """``streamlit run app.py`` in the repository: the app the package ships (``bleu_app/app.py``,
-which ``bleu-explorer app`` runs), one run of it per Streamlit rerun.
+which ``bleu-explorer app`` runs through ``bleu_app/server.py``), one run of it per rerun.
 
 ``streamlit run`` imports this file to find its server (no script is running then): the app's,
 with the route that sets the edit secrets' HttpOnly cookies (bleu_app/cookies.py). AppTest runs

@@ -7,10 +7,9 @@ below, e.g. ``("sentences", "Sentences", "notes"),``.
 """
 
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from bleu.metrics.threads import set_threads
-from bleu_app import HERE, cookies, page_script
+from bleu_app import HERE, page_script
 from bleu_app.views import _metrics, _session, _sidebar, _streamlit_fixes, _url
 
 # A local icon: a Material icon here would be fetched from Google's font server (no network).
@@ -61,9 +60,5 @@ def main() -> None:
     _url.save(navigation)
 
 
-if get_script_run_ctx() is None:
-    # ``streamlit run`` (``bleu-explorer app``) imports this file to find its server: Streamlit's,
-    # with the route that sets the edit secrets' HttpOnly cookies (bleu_app/cookies.py)
-    app = st.App(__file__, routes=cookies.routes())
-elif __name__ == "__main__":  # each session runs this file as the main script on every rerun
+if __name__ == "__main__":  # Streamlit runs this file as the main script on every rerun
     main()
