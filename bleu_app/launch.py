@@ -3,8 +3,8 @@
 Runs ``streamlit run`` on the packaged ``server.py`` (``app.py`` with its server's cookie route)
 with the settings of ``streamlit.toml`` (the same file the repository's ``.streamlit/config.toml``
 mirrors, tested), passed as flags so that no ``.streamlit`` folder is needed where the command is
-started. ``--db`` and ``--shared`` set
-the environment the workspaces read (``BLEU_EXPLORER_DB``, ``BLEU_EXPLORER_SHARED``).
+started. ``--db`` and ``--shared`` set the environment the workspaces read (``BLEU_EXPLORER_DB``,
+``BLEU_EXPLORER_SHARED``).
 """
 
 from __future__ import annotations
