@@ -3,14 +3,13 @@ ones over the defaults; where the link overrides the workspace, that is reported
 
 from __future__ import annotations
 
-from hypothesis import given
-from hypothesis import strategies as st
+import itertools
 
 from bleu.workspace.precedence import opening
 
-KEYS = st.sampled_from(["tokenize", "lowercase", "max_ngram_order", "n_bootstrap"])
-VALUES = st.one_of(st.sampled_from(["13a", "intl", "char"]), st.booleans(),
-                   st.integers(1, 9))
+KEYS = ("tokenize", "lowercase", "max_ngram_order", "n_bootstrap")
+#: each key absent (None) or one of two values: every combination is tried
+CHOICES = (None, "13a", True)
 
 
 def test_the_link_wins_and_says_over_what() -> None:
@@ -29,11 +28,17 @@ def test_no_workspace_or_no_link_options() -> None:
     assert opening({"tokenize": "zh"}, {}).overridden == {}
 
 
-@given(st.dictionaries(KEYS, VALUES), st.dictionaries(KEYS, VALUES))
-def test_every_key_takes_the_highest_source(saved: dict, link: dict) -> None:
-    found = opening(saved, link)
-    assert set(found.options) == set(saved) | set(link)
-    for key, value in found.options.items():
-        assert value == (link[key] if key in link else saved[key])
-    assert set(found.overridden) == {key for key in link if key in saved
-                                     and saved[key] != link[key]}
+def _dictionaries() -> list[dict]:
+    return [{key: value for key, value in zip(KEYS, values, strict=True) if value is not None}
+            for values in itertools.product(CHOICES, repeat=len(KEYS))]
+
+
+def test_every_key_takes_the_highest_source() -> None:
+    """All 81 x 81 pairs of saved and link options (each key absent or one of two values)."""
+    for saved, link in itertools.product(_dictionaries(), repeat=2):
+        found = opening(saved, link)
+        assert set(found.options) == set(saved) | set(link)
+        for key, value in found.options.items():
+            assert value == (link[key] if key in link else saved[key])
+        assert found.overridden == {key: (saved[key], link[key]) for key in link
+                                    if key in saved and saved[key] != link[key]}

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu.io.scores.table import SegmentScores
@@ -31,6 +31,7 @@ def segment_scores(draw: st.DrawFn) -> SegmentScores:
                          draw(st.booleans()))
 
 
+@settings(deadline=None)
 @given(segment_scores())
 def test_scores_survive_saving_and_the_database(scores: SegmentScores) -> None:
     saved = to_saved(scores)
