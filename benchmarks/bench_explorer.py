@@ -72,7 +72,7 @@ def main() -> None:
     timed("n-gram differences A vs B", lambda: compare.ngram_differences(
         systems[a], systems[b], refs, options), repeats=2)
     lengths = table["ref len"].to_numpy()
-    timed("BLEU by reference length (1000 resamples)", lambda: compare.bleu_by_bucket(
+    timed("BLEU by reference length (1000 resamples)", lambda: compare.score_by_bucket(
         {a: stats[a], b: stats[b]},
         {a: compare.assign_buckets(lengths, compare.LENGTH_CUTOFFS),
          b: compare.assign_buckets(lengths, compare.LENGTH_CUTOFFS)},

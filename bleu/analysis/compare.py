@@ -17,15 +17,20 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LengthMismatchError
+from ..i18n import tr
 from ..metrics.base import StatsScorer
+from ..metrics.bleu.clipping import credited, lookup, reference_max
 from ..metrics.bleu.engine import words
 from ..metrics.bleu.score import BLEUOptions, scores_from_stats
 from ..metrics.significance import (
     DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    PairedTTest,
     as_scorer,
     bootstrap_ci_from_stats,
     paired_ar_from_stats,
     paired_bootstrap_from_stats,
+    paired_t_test,
 )
 from .formatting import COUNT, DELTA, P_VALUE, SCORE, Column
 from .ranking import ALPHA
@@ -41,15 +46,22 @@ FREQUENCY_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
 
 #: the contribution table's columns (``contributions``)
 LOO_A, LOO_B, LOO_GAP, SWAP = "A without it", "B without it", "gap change", "swap to B"
-CONTRIBUTION_COLUMNS = {
-    "id": Column(help="Segment number (1-based line number)."),
-    LOO_A: Column(DELTA, "A's corpus BLEU without this segment, minus A's corpus BLEU."),
-    LOO_B: Column(DELTA, "B's corpus BLEU without this segment, minus B's corpus BLEU."),
-    LOO_GAP: Column(DELTA, "How the gap A − B changes without this segment (A without it − "
-                           "B without it)."),
-    SWAP: Column(DELTA, "How A's corpus BLEU changes if this one segment took B's output "
-                        "(negative: A's output is the better one there)."),
-}
+
+
+def contribution_columns(metric: str = "BLEU") -> dict[str, Column]:
+    """How ``contributions``' columns are shown for ``metric``: format and help."""
+    return {
+        "id": Column(help="Segment number (1-based line number)."),
+        LOO_A: Column(DELTA, f"A's corpus {metric} without this segment, minus A's corpus "
+                             f"{metric}."),
+        LOO_B: Column(DELTA, f"B's corpus {metric} without this segment, minus B's corpus "
+                             f"{metric}."),
+        LOO_GAP: Column(DELTA, "How the gap A − B changes without this segment (A without it "
+                               "− B without it)."),
+        SWAP: Column(DELTA, f"How A's corpus {metric} changes if this one segment took B's "
+                            "output (with a higher-is-better metric, negative: A's output is "
+                            "the better one there)."),
+    }
 #: the n-gram tables' columns (``ngram_differences``)
 MATCHED_A, MATCHED_B, DIFFERENCE, IN_A, IN_B = ("matched A", "matched B", "difference",
                                                  "in A", "in B")
@@ -74,21 +86,25 @@ def _check_pair(stats_a: np.ndarray, stats_b: np.ndarray) -> tuple[np.ndarray, n
     return stats_a, stats_b
 
 
-def contributions(stats_a: np.ndarray, stats_b: np.ndarray, options: BLEUOptions,
-                  ) -> pd.DataFrame:
-    """Per segment: corpus BLEU change when it is left out, and A's change when it takes B's output.
+def contributions(stats_a: np.ndarray, stats_b: np.ndarray,
+                  metric: BLEUOptions | StatsScorer) -> pd.DataFrame:
+    """Per segment: the corpus score's change when it is left out, and A's change when it takes
+    B's output, for BLEU (its options) or any metric's scorer.
 
-    Columns (``CONTRIBUTION_COLUMNS``): ``id`` (1-based), ``LOO_A`` and ``LOO_B`` (BLEU without
-    the segment minus BLEU), ``LOO_GAP`` (change of A − B when the segment is left out),
-    ``SWAP`` (A's BLEU with this segment from B, minus A's BLEU: negative where A's output is
-    the better one).
+    Columns (``contribution_columns``): ``id`` (1-based), ``LOO_A`` and ``LOO_B`` (the score
+    without the segment minus the score), ``LOO_GAP`` (change of A − B when the segment is left
+    out), ``SWAP`` (A's score with this segment from B, minus A's score: negative where A's
+    output is the better one, for a higher-is-better metric). Segment scores leave a segment
+    one system lacks out of that system's mean.
     """
+    scorer = as_scorer(metric)
     stats_a, stats_b = _check_pair(stats_a, stats_b)
     total_a, total_b = stats_a.sum(axis=0), stats_b.sum(axis=0)
-    base_a, base_b = scores_from_stats(np.stack([total_a, total_b]), options)
-    loo_a = scores_from_stats(total_a[None, :] - stats_a, options) - base_a
-    loo_b = scores_from_stats(total_b[None, :] - stats_b, options) - base_b
-    swap = scores_from_stats(total_a[None, :] - stats_a + stats_b, options) - base_a
+    with np.errstate(divide="ignore", invalid="ignore"):
+        base_a, base_b = scorer.scores(np.stack([total_a, total_b]))
+        loo_a = scorer.scores(total_a[None, :] - stats_a) - base_a
+        loo_b = scorer.scores(total_b[None, :] - stats_b) - base_b
+        swap = scorer.scores(total_a[None, :] - stats_a + stats_b) - base_a
     return pd.DataFrame({
         "id": np.arange(1, len(stats_a) + 1), LOO_A: loo_a, LOO_B: loo_b,
         LOO_GAP: loo_a - loo_b, SWAP: swap,
@@ -126,6 +142,13 @@ class DifferenceScorer:
         return self.inner.integer_stats
 
     @property
+    def float32_resamples(self) -> bool:
+        return self.inner.float32_resamples
+
+    #: rows are segments rated for both systems already (``paired_comparison`` keeps those)
+    rated_column: int | None = None
+
+    @property
     def columns(self) -> int:
         return 2 * self.inner.columns
 
@@ -159,6 +182,10 @@ class PairedComparison:
     n_bootstrap: int
     n_ar: int
     seed: int
+    #: segment scores: the segments rated for both systems (what the tests used), the paired
+    #: t-test comet-compare reports; None for text metrics, which test every segment
+    n_segments: int | None = None
+    t_test: PairedTTest | None = None
 
     @property
     def delta(self) -> float:
@@ -177,7 +204,8 @@ class PairedComparison:
 
 def paired_comparison(stats_a: np.ndarray, stats_b: np.ndarray,
                       metric: BLEUOptions | StatsScorer, *, n_bootstrap: int = 1000,
-                      n_ar: int = DEFAULT_SAMPLES["ar"], seed: int = 12345) -> PairedComparison:
+                      n_ar: int = DEFAULT_SAMPLES["ar"], seed: int = DEFAULT_SEED,
+                      ) -> PairedComparison:
     """Test A against B on one metric (BLEU's options or any ``StatsScorer``).
 
     The p-values are those of ``paired_bootstrap_from_stats`` and ``paired_ar_from_stats``
@@ -189,21 +217,34 @@ def paired_comparison(stats_a: np.ndarray, stats_b: np.ndarray,
     bootstrap = paired_bootstrap_from_stats(pair, scorer, baseline="A", n_samples=n_bootstrap,
                                             seed=seed)
     randomized = paired_ar_from_stats(pair, scorer, baseline="A", n_samples=n_ar, seed=seed)
-    difference = bootstrap_ci_from_stats(np.hstack([stats_a, stats_b]),
+    joint = _jointly_rated(scorer, stats_a, stats_b)
+    difference = bootstrap_ci_from_stats(np.hstack([stats_a, stats_b])[joint],
                                          DifferenceScorer(scorer), n_samples=n_bootstrap,
                                          seed=seed)
+    rated = scorer.rated_column is not None
     return PairedComparison(
         metric=scorer.name, higher_is_better=scorer.higher_is_better,
         score_a=bootstrap["A"].score, score_b=bootstrap["B"].score,
         low=float(difference.low), high=float(difference.high),
         p_bootstrap=float(bootstrap["B"].p_value), p_ar=float(randomized["B"].p_value),
-        n_bootstrap=n_bootstrap, n_ar=n_ar, seed=seed)
+        n_bootstrap=n_bootstrap, n_ar=n_ar, seed=seed,
+        n_segments=int(joint.sum()) if rated else None,
+        t_test=paired_t_test(stats_a, stats_b, scorer) if rated else None)
+
+
+def _jointly_rated(scorer: StatsScorer, stats_a: np.ndarray, stats_b: np.ndarray) -> np.ndarray:
+    """The segments both systems are rated on (every segment for text metrics)."""
+    column = scorer.rated_column
+    if column is None:
+        return np.ones(len(stats_a), bool)
+    return (np.asarray(stats_a)[:, column] > 0) & (np.asarray(stats_b)[:, column] > 0)
 
 
 def paired_columns(a: str, b: str) -> dict[str, Column]:
     """How ``paired_table``'s columns are shown: format and help."""
     return {
-        "metric": Column(help="TER: lower is better; the others: higher is better."),
+        "metric": Column(help="TER, MetricX and MQM penalties: lower is better; the others: "
+                              "higher is better."),
         a: Column(SCORE, f"Corpus score of {a} (A)."),
         b: Column(SCORE, f"Corpus score of {b} (B)."),
         "A − B": Column(DELTA, "Score of A minus score of B."),
@@ -213,18 +254,53 @@ def paired_columns(a: str, b: str) -> dict[str, Column]:
                                          "sacrebleu --paired-bs."),
         "p (AR)": Column(P_VALUE, "Approximate randomization (Riezler & Maxwell 2005), as "
                                   "sacrebleu --paired-ar."),
+        "p (t-test)": Column(P_VALUE, "Segment scores: Student's paired t-test of the segment "
+                                      "scores, as comet-compare reports it (– for metrics of "
+                                      "the text: their corpus score is not a mean)."),
+        "segments": Column(COUNT, "Segments tested: for segment scores, those rated for "
+                                  "both systems."),
         "verdict": Column(help=f"Which system is better at p < {ALPHA}, and by which tests."),
     }
 
 
-def paired_table(results: Sequence[PairedComparison], a: str, b: str) -> pd.DataFrame:
-    """One row per metric: both scores, A − B with its 95% interval, both p-values, verdict."""
+def paired_table(results: Sequence[PairedComparison], a: str, b: str,
+                 n_segments: int | None = None) -> pd.DataFrame:
+    """One row per metric: both scores, A − B with its 95% interval, the p-values, the
+    segments tested (``n_segments`` for metrics that test every one), the verdict."""
     rows = [{"metric": found.metric, a: found.score_a, b: found.score_b, "A − B": found.delta,
              "95% CI": f"[{DELTA.text(found.low)}, {DELTA.text(found.high)}]",
              "p (bootstrap)": found.p_bootstrap, "p (AR)": found.p_ar,
+             "p (t-test)": None if found.t_test is None else found.t_test.p_value,
+             "segments": found.n_segments if found.n_segments is not None else n_segments,
              "verdict": found.verdict(a, b)}
             for found in results]
-    return pd.DataFrame(rows, columns=list(paired_columns(a, b)))
+    return pd.DataFrame(rows, columns=list(paired_columns(a, b))).astype(
+        {"p (t-test)": "float64"})
+
+
+def winners(results: Sequence[PairedComparison], alpha: float = ALPHA) -> dict[str, list[str]]:
+    """The metrics by the system they find significantly better (bootstrap p < ``alpha``):
+    ``{"A": [...], "B": [...]}``."""
+    found: dict[str, list[str]] = {"A": [], "B": []}
+    for result in results:
+        if result.p_bootstrap < alpha and result.delta != 0:
+            a_ahead = result.delta > 0 if result.higher_is_better else result.delta < 0
+            found["A" if a_ahead else "B"].append(result.metric)
+    return found
+
+
+def disagreement(results: Sequence[PairedComparison], a: str, b: str,
+                 alpha: float = ALPHA) -> str | None:
+    """A sentence saying that the metrics disagree on the winner, naming which metric finds
+    which system significantly better; None when they do not disagree."""
+    found = winners(results, alpha)
+    if not found["A"] or not found["B"]:
+        return None
+    return tr("The metrics disagree on the winner: {for_a} find {a} significantly better, "
+              "{for_b} find {b} significantly better (paired bootstrap, p < {alpha}). Each "
+              "metric sees different qualities: look at the segments where they differ "
+              "(Metrics & human scores, 'Where BLEU and another metric disagree').").format(
+        for_a=", ".join(found["A"]), a=a, for_b=", ".join(found["B"]), b=b, alpha=alpha)
 
 
 # --- n-gram differences -------------------------------------------------------------------
@@ -250,14 +326,6 @@ def _sorted_unique(values: np.ndarray) -> np.ndarray:
     if not len(ordered):
         return ordered
     return ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))]
-
-
-def _lookup(keys: np.ndarray, table_keys: np.ndarray, table_values: np.ndarray) -> np.ndarray:
-    """``table_values`` at ``keys`` (0 where a key is absent); ``table_keys`` sorted."""
-    if not len(table_keys):
-        return np.zeros(len(keys), np.int64)
-    where = np.minimum(np.searchsorted(table_keys, keys), len(table_keys) - 1)
-    return np.where(table_keys[where] == keys, table_values[where], 0)
 
 
 @dataclass(frozen=True)
@@ -315,20 +383,12 @@ def ngram_differences(hyps_a: Sequence[str], hyps_b: Sequence[str],
         else:
             positions = [np.arange(len(t)) for t in ids]
         keyed = [_pair_counts(segs[k][p], grams[k][p]) for k, p in enumerate(positions)]
-        ref_keys = np.concatenate([keys for keys, _ in keyed[2:]])
-        ref_counts = np.concatenate([counts for _, counts in keyed[2:]])
-        order = np.argsort(ref_keys, kind="stable")
-        ref_keys, ref_counts = ref_keys[order], ref_counts[order]
-        if len(ref_keys):
-            first = np.concatenate(([True], ref_keys[1:] != ref_keys[:-1]))
-            starts = np.flatnonzero(first)
-            max_counts = np.maximum.reduceat(ref_counts, starts)
-            ref_keys = ref_keys[starts]
-        else:
-            max_counts = ref_counts
+        ref_keys, max_counts = reference_max(
+            np.concatenate([keys for keys, _ in keyed[2:]]),
+            np.concatenate([counts for _, counts in keyed[2:]]))
         (keys_a, count_a), (keys_b, count_b) = keyed[0], keyed[1]
-        credit_a = np.minimum(count_a, _lookup(keys_a, ref_keys, max_counts))
-        credit_b = np.minimum(count_b, _lookup(keys_b, ref_keys, max_counts))
+        credit_a = credited(count_a, lookup(keys_a, ref_keys, max_counts))
+        credit_b = credited(count_b, lookup(keys_b, ref_keys, max_counts))
         rows.append(_order_frame(n, keys_a, count_a, credit_a, keys_b, count_b, credit_b,
                                  top))
     table = pd.concat(rows, ignore_index=True)
@@ -348,8 +408,8 @@ def _order_frame(n: int, keys_a: np.ndarray, count_a: np.ndarray, credit_a: np.n
                  top: int) -> pd.DataFrame:
     """The ``top`` n-grams of one order in each direction, with the segments that differ."""
     keys = _sorted_unique(np.concatenate([keys_a, keys_b]))
-    cred_a, cred_b = _lookup(keys, keys_a, credit_a), _lookup(keys, keys_b, credit_b)
-    occ_a, occ_b = _lookup(keys, keys_a, count_a), _lookup(keys, keys_b, count_b)
+    cred_a, cred_b = lookup(keys, keys_a, credit_a), lookup(keys, keys_b, credit_b)
+    occ_a, occ_b = lookup(keys, keys_a, count_a), lookup(keys, keys_b, count_b)
     gram = keys & _LOW
     size = int(gram.max()) + 1 if len(gram) else 0
     matched_a = np.bincount(gram, weights=cred_a, minlength=size).astype(np.int64)
@@ -405,26 +465,34 @@ def assign_buckets(values: np.ndarray, cutoffs: Sequence[float]) -> np.ndarray:
                            side="right")
 
 
-def bleu_by_bucket(stats: Mapping[str, np.ndarray], buckets: Mapping[str, np.ndarray],
-                   labels: Sequence[str], options: BLEUOptions, *, n_samples: int = 1000,
-                   seed: int = 12345) -> pd.DataFrame:
-    """Corpus BLEU of each system on each bucket of its segments, with a bootstrap interval.
+def score_by_bucket(stats: Mapping[str, np.ndarray], buckets: Mapping[str, np.ndarray],
+                    labels: Sequence[str], metric: BLEUOptions | StatsScorer, *,
+                    n_samples: int = 1000, seed: int = DEFAULT_SEED) -> pd.DataFrame:
+    """Each system's corpus score on each bucket of its segments (BLEU's options or any
+    metric's scorer), with a bootstrap interval.
 
     ``buckets[name]`` gives each segment's bucket index for that system (into ``labels``);
-    empty buckets are left out. Columns: system, bucket, label, segments, score, mean, low,
-    high, ci.
+    empty buckets (for segment scores: with no rated segment) are left out. Columns: system,
+    bucket, label, segments, score, mean, low, high, ci.
     """
+    scorer = as_scorer(metric)
     rows = []
     for name, matrix in stats.items():
         for index, label in enumerate(labels):
             members = np.flatnonzero(buckets[name] == index)
-            if len(members):
-                found = bootstrap_ci_from_stats(matrix, options, n_samples=n_samples, seed=seed,
-                                                rows=members)
+            if len(members) and _rated_in(scorer, matrix, members):
+                found = bootstrap_ci_from_stats(matrix, scorer, n_samples=n_samples,
+                                                seed=seed, rows=members)
                 rows.append((name, index, label, len(members), found.score, found.mean,
                              found.low, found.high, found.ci))
     return pd.DataFrame(rows, columns=["system", "bucket", "label", "segments", "score", "mean",
                                        "low", "high", "ci"])
+
+
+def _rated_in(scorer: StatsScorer, matrix: np.ndarray, members: np.ndarray) -> bool:
+    """Whether any of ``members`` is rated (always, for metrics that rate every segment)."""
+    column = scorer.rated_column
+    return column is None or bool((np.asarray(matrix)[members, column] > 0).any())
 
 
 @dataclass(frozen=True)
@@ -435,6 +503,8 @@ class FMeasureScorer:
     name: str = "F-measure"
     higher_is_better: bool = True
     integer_stats: bool = True
+    float32_resamples: bool = False
+    rated_column: int | None = None
     columns: int = 3
 
     def scores(self, sums: np.ndarray) -> np.ndarray:
@@ -453,7 +523,7 @@ def word_accuracy_by_frequency(systems: Mapping[str, Sequence[str]], reference: 
                                options: BLEUOptions, *,
                                cutoffs: Sequence[int] = FREQUENCY_CUTOFFS,
                                frequencies: Mapping[str, int] | None = None,
-                               n_samples: int = 1000, seed: int = 12345) -> pd.DataFrame:
+                               n_samples: int = 1000, seed: int = DEFAULT_SEED) -> pd.DataFrame:
     """compare-mt's word F-measure by word-frequency bucket, with bootstrap intervals.
 
     A word of the output matches an unused occurrence of it in the reference of the same
@@ -489,7 +559,7 @@ def word_accuracy_by_frequency(systems: Mapping[str, Sequence[str]], reference: 
     rows = []
     for name, (_, segment), tokens in zip(systems, streams[1:], ids[1:], strict=True):
         keys, counts = _pair_counts(segment, tokens)
-        matched = np.minimum(counts, _lookup(keys, ref_keys, ref_counts))
+        matched = credited(counts, lookup(keys, ref_keys, ref_counts))
         out_matrix = _bucket_matrix(keys, counts, word_bucket, n_segments, n_buckets)
         match_matrix = _bucket_matrix(keys, matched, word_bucket, n_segments, n_buckets)
         for b in range(n_buckets):

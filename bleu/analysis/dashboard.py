@@ -1,33 +1,35 @@
-"""The corpus dashboard's numbers: per-system scores, confidence intervals and p-values, as data.
+"""The corpus dashboard's numbers: per-system scores, confidence intervals and p-values for
+every metric (BLEU, chrF, chrF++, TER, segment scores), as data.
 
-Built from statistics matrices (one per system, same references); the table, the LaTeX, the CSV
-and the JSON report are all views of one ``Dashboard``, so every download shows the same numbers.
-Tables list the systems best first, with WMT's cluster rank (``bleu.analysis.ranking``) and the
-signed difference to the baseline; ``comparison_table`` is the same table for any metric
-(chrF, TER: lower is better).
+Every metric goes one way: its ``MetricScores`` (``metric_scores``) become ``MetricResults``
+(the paired bootstrap against the baseline, every pair compared, WMT's clusters); the
+``Dashboard`` holds them all, BLEU first with its own extras (precisions, brevity penalty). The
+tables, the LaTeX, the CSV and the JSON report are all views of one ``Dashboard``, so every
+download shows the same numbers. Tables list the systems best first by the metric that ranks,
+with WMT's cluster rank (``bleu.analysis.ranking``) and the signed difference to the baseline.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
 from ..metrics.base import SignificanceResult
-from ..metrics.bleu import signature
-from ..metrics.bleu.score import BLEUOptions, BLEUScore, score_from_stats
-from ..metrics.significance import bootstrap_ci_from_stats, paired_bootstrap_from_stats
+from ..metrics.bleu import bleu_signature, signature
+from ..metrics.bleu.score import BLEUOptions, BLEUScore, BLEUScorer, score_from_stats
+from ..metrics.significance import DEFAULT_SEED
 from .escaping import safe_csv
 from .formatting import COUNT, DELTA, P_VALUE, PRECISION, RATIO, SCORE, Column, text_frame
+from .metric_scores import MetricScores, from_stats, significance
 from .ranking import ALPHA, AllPairs, all_pairs
 
 #: p-values below this are marked significant (sacrebleu marks them with "*" too)
 SIGNIFICANCE_LEVEL = ALPHA
-SIGNIFICANT_MARK = "*"
 #: what the "vs baseline" column says
 BETTER, WORSE, NOT_SIGNIFICANT, BASELINE = "better", "worse", "not significant", "baseline"
 #: the columns every metric's table has, between ``system`` and the metric's own
@@ -45,29 +47,108 @@ def verdict(result: SignificanceResult, baseline: SignificanceResult | None,
     """What the paired test says of a system against the baseline, direction included."""
     if baseline is None or result.name == baseline.name or result.p_value is None:
         return BASELINE if baseline is not None and result.name == baseline.name else ""
-    if not is_significant(result):
+    if not is_significant(result) or result.score == baseline.score:
+        # equal scores are never "better" or "worse", whatever the test's p (sacrebleu's
+        # bootstrap gives identical systems p = 1 / (N + 1))
         return NOT_SIGNIFICANT
     ahead = result.score > baseline.score if higher_is_better else result.score < baseline.score
     return BETTER if ahead else WORSE
 
 
 @dataclass(frozen=True)
-class Dashboard:
-    """Every number the corpus dashboard shows, for systems scored against the same references:
-    each system's BLEU (``scores``) and what the bootstrap says of it (``significance``: mean,
-    95% CI and, with a baseline, the paired test's p-value), both in the systems' order; and,
-    with two or more systems, every pair compared by the paired bootstrap with the same
-    resamples and seed (``pairs``: Holm-corrected p-values and WMT's ranking clusters)."""
+class MetricResults:
+    """One metric on the dashboard: its scores, what the bootstrap says of each system
+    (``significance``: mean, 95% CI and, with a baseline, the paired p-value), and with two or
+    more systems every pair compared with the same resamples and seed (``pairs``: Holm-corrected
+    p-values and WMT's ranking clusters)."""
 
-    scores: Mapping[str, BLEUScore]
+    scores: MetricScores
     significance: Mapping[str, SignificanceResult]
-    options: BLEUOptions
-    n_refs: int
-    n_segments: int
     baseline: str | None
     n_samples: int
     seed: int
     pairs: AllPairs | None = None
+
+    @property
+    def metric(self) -> str:
+        return self.scores.metric
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.scores.higher_is_better
+
+    @property
+    def ranks(self) -> dict[str, str]:
+        """Each system's cluster rank (empty with one system)."""
+        return self.pairs.ranks if self.pairs is not None else {}
+
+    @property
+    def tested_signature(self) -> str:
+        """The signature with the bootstrap's fields, as sacrebleu prints it for a test."""
+        return self.scores.tested_signature("bs", self.n_samples, self.seed)
+
+    def table(self) -> pd.DataFrame:
+        """``comparison_table`` of this metric."""
+        return comparison_table(self.significance, metric=self.metric,
+                                higher_is_better=self.higher_is_better, baseline=self.baseline,
+                                ranks=self.ranks or None)
+
+
+def metric_results(scores: MetricScores, *, baseline: str | None = None, n_samples: int = 1000,
+                   seed: int = DEFAULT_SEED) -> MetricResults:
+    """A metric's dashboard numbers: the paired bootstrap against ``baseline`` (each system's
+    own CI without one, or where the metric does not score it: a segment-score file may leave
+    it out) and, with two or more systems, every pair (named as ``scores``)."""
+    paired = baseline in scores.stats and len(scores.stats) > 1
+    found = significance(scores, baseline=baseline if paired else None, n_samples=n_samples,
+                         seed=seed)
+    pairs = None
+    if len(scores.stats) > 1:
+        pairs = replace(all_pairs(scores.stats, scores.scorer, method="bs",
+                                  n_samples=n_samples, seed=seed), metric=scores.metric)
+    return MetricResults(scores, {name: found[name] for name in scores.stats},
+                         baseline if paired else None, n_samples, seed, pairs)
+
+
+@dataclass(frozen=True)
+class Dashboard:
+    """Every number the corpus dashboard shows, for systems scored against the same references:
+    each metric's ``MetricResults`` (``metrics``, BLEU first), BLEU's score objects with their
+    precisions and brevity penalty (``scores``), and which metric orders the tables
+    (``ranking``)."""
+
+    scores: Mapping[str, BLEUScore]
+    options: BLEUOptions
+    n_refs: int
+    n_segments: int
+    metrics: Mapping[str, MetricResults]
+    ranking: str = "BLEU"
+
+    @property
+    def bleu(self) -> MetricResults:
+        return self.metrics["BLEU"]
+
+    @property
+    def significance(self) -> Mapping[str, SignificanceResult]:
+        """BLEU's bootstrap results by system."""
+        return self.bleu.significance
+
+    @property
+    def pairs(self) -> AllPairs | None:
+        """BLEU's all-pairs comparison (None with one system)."""
+        return self.bleu.pairs
+
+    @property
+    def baseline(self) -> str | None:
+        return self.bleu.baseline
+
+    @property
+    def n_samples(self) -> int:
+        return self.bleu.n_samples
+
+    @property
+    def seed(self) -> int:
+        return self.bleu.seed
 
     @property
     def signature(self) -> str:
@@ -77,19 +158,41 @@ class Dashboard:
     @property
     def bootstrap_signature(self) -> str:
         """The signature with the resampling fields, as sacrebleu prints it for ``--paired-bs``."""
-        return signature(self.options, self.n_refs, bs=self.n_samples, seed=self.seed)
+        return self.bleu.tested_signature
 
     @property
     def ranked(self) -> list[str]:
-        """The systems best first (ties in the given order)."""
-        return sorted(self.scores, key=lambda name: -self.scores[name].score)
+        """The systems best first by the ranking metric (ties in the given order; systems that
+        metric does not score last, best first by BLEU)."""
+        ranked = self.metrics[self.ranking].scores.ranked
+        return ranked + [name for name in self.bleu.scores.ranked if name not in ranked]
+
+
+def bleu_scores(stats: Mapping[str, np.ndarray], options: BLEUOptions, n_refs: int,
+                ) -> MetricScores:
+    """BLEU for every system from its statistics matrix, as one metric among the others."""
+    return from_stats("BLEU", bleu_signature(options, n_refs), BLEUScorer(options), stats)
+
+
+def assemble_dashboard(bleu: MetricResults, options: BLEUOptions, n_refs: int,
+                       others: Sequence[MetricResults] = (), ranking: str = "BLEU",
+                       ) -> Dashboard:
+    """The dashboard of metric results already computed (BLEU's, then the others in order)."""
+    metrics = {"BLEU": bleu, **{found.metric: found for found in others}}
+    if ranking not in metrics:
+        raise ValueError(f"The ranking metric {ranking!r} is not one of {list(metrics)}.")
+    sig = signature(options, n_refs)
+    scores = {name: score_from_stats(np.asarray(matrix).sum(axis=0), options, sig)
+              for name, matrix in bleu.scores.stats.items()}
+    n_segments = len(next(iter(bleu.scores.stats.values())))
+    return Dashboard(scores, options, n_refs, n_segments, metrics, ranking)
 
 
 def build_dashboard(stats: Mapping[str, np.ndarray], options: BLEUOptions, n_refs: int, *,
-                    baseline: str | None = None, n_samples: int = 1000,
-                    seed: int = 12345) -> Dashboard:
-    """Score each system from its statistics matrix and add bootstrap CIs, p-values and the
-    all-pairs comparison.
+                    baseline: str | None = None, n_samples: int = 1000, seed: int = DEFAULT_SEED,
+                    other: Sequence[MetricScores] = (), ranking: str = "BLEU") -> Dashboard:
+    """Score each system from its BLEU statistics matrix, add the other metrics' scores
+    (``other``), and give every metric bootstrap CIs, p-values and the all-pairs comparison.
 
     With two or more systems and a baseline, CIs and p-values come from one paired bootstrap
     (sacrebleu's ``--paired-bs``); otherwise each system gets its own bootstrap CI.
@@ -98,22 +201,9 @@ def build_dashboard(stats: Mapping[str, np.ndarray], options: BLEUOptions, n_ref
         raise ValueError("build_dashboard needs at least one system's statistics.")
     if baseline is not None and baseline not in stats:
         raise ValueError(f"The baseline {baseline!r} is not one of the systems: {list(stats)}.")
-    sig = signature(options, n_refs)
-    n_segments = len(next(iter(stats.values())))
-    paired = baseline is not None and len(stats) > 1
-    if paired:
-        found = paired_bootstrap_from_stats(dict(stats), options, baseline=baseline,
-                                            n_samples=n_samples, seed=seed)
-    else:
-        found = {name: replace(bootstrap_ci_from_stats(matrix, options, n_samples=n_samples,
-                                                       seed=seed), name=name)
-                 for name, matrix in stats.items()}
-    scores = {name: score_from_stats(np.asarray(matrix).sum(axis=0), options, sig)
-              for name, matrix in stats.items()}
-    pairs = (all_pairs(stats, options, method="bs", n_samples=n_samples, seed=seed)
-             if len(stats) > 1 else None)
-    return Dashboard(scores, {name: found[name] for name in stats}, options, n_refs, n_segments,
-                     baseline if paired else None, n_samples, seed, pairs)
+    found = [metric_results(scores, baseline=baseline, n_samples=n_samples, seed=seed)
+             for scores in (bleu_scores(stats, options, n_refs), *other)]
+    return assemble_dashboard(found[0], options, n_refs, found[1:], ranking)
 
 
 def effective_weights(score: BLEUScore, options: BLEUOptions) -> tuple[float, ...]:
@@ -229,11 +319,66 @@ def results_table(dashboard: Dashboard) -> pd.DataFrame:
     return pd.concat([table, extra], axis=1)
 
 
+def summary_columns(dashboard: Dashboard) -> dict[str, Column]:
+    """How ``summary_table``'s columns are shown: format and help."""
+    columns = {"system": Column(),
+               "rank": Column(help=f"WMT's ranking clusters by {dashboard.ranking}: systems "
+                                   "share a rank when the paired bootstrap over all pairs "
+                                   f"(Holm-corrected, p < {SIGNIFICANCE_LEVEL}) cannot "
+                                   "separate them.")}
+    for name, found in dashboard.metrics.items():
+        direction = "higher" if found.higher_is_better else "lower"
+        what = ("mean over the segments rated for the system" if found.scores.is_segment_scores
+                else "corpus score, as sacrebleu computes it")
+        columns[name] = Column(SCORE, f"{name}: {what} ({direction} is better).")
+        columns[f"{name} rank"] = Column(help=f"The system's cluster rank by {name}.")
+    return columns
+
+
+def summary_table(dashboard: Dashboard) -> pd.DataFrame:
+    """One row per system, best first by the ranking metric: its cluster rank by that metric,
+    then every metric's score and rank side by side (– where a metric does not score the
+    system), so a glance shows where the metrics agree."""
+    rows = []
+    for name in dashboard.ranked:
+        row: dict[str, object] = {"system": name,
+                                  "rank": dashboard.metrics[dashboard.ranking].ranks.get(name,
+                                                                                         "–")}
+        for metric, found in dashboard.metrics.items():
+            row[metric] = found.scores.scores.get(name)
+            row[f"{metric} rank"] = found.ranks.get(name, "–")
+        rows.append(row)
+    table = pd.DataFrame(rows, columns=list(summary_columns(dashboard)))
+    return table.astype({metric: "float64" for metric in dashboard.metrics})
+
+
+def export_table(dashboard: Dashboard) -> pd.DataFrame:
+    """Every number of every metric, one row per system in BLEU's table order: BLEU's columns
+    as ``results_table`` names them and its tested signature (``signature``), then each other
+    metric's columns and signature prefixed with its name (``chrF``, ``chrF Δ vs baseline``,
+    ..., ``chrF signature``)."""
+    table = results_table(dashboard)
+    table["signature"] = dashboard.bootstrap_signature
+    for metric, found in dashboard.metrics.items():
+        if metric == "BLEU":
+            continue
+        other = found.table().drop(columns="system").set_axis(
+            [column if column == metric else f"{metric} {column}"
+             for column in found.table().columns[1:]], axis=1)
+        other.index = found.table()["system"]
+        other[f"{metric} signature"] = found.tested_signature
+        if found.scores.is_segment_scores:
+            other[f"{metric} segments"] = [found.significance[name].n_segments
+                                           for name in other.index]
+        table = table.join(other, on="system")
+    return table
+
+
 def table_csv(dashboard: Dashboard) -> str:
-    """The results table as CSV, full precision, with the signature as a trailing comment line;
-    names a spreadsheet would run as formulas are neutralised (``escaping.safe_csv``)."""
-    text = safe_csv(results_table(dashboard))
-    return text + f"# {dashboard.bootstrap_signature}\n"
+    """``export_table`` as CSV, full precision, that ``pandas.read_csv`` reads back as it is
+    (the signatures are columns, not comment lines); names a spreadsheet would run as
+    formulas are neutralised (``escaping.safe_csv``)."""
+    return safe_csv(export_table(dashboard))
 
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
@@ -246,14 +391,28 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX_SPECIAL.get(char, char) for char in text)
 
 
+def _latex_score(found: MetricResults, name: str) -> str:
+    """A metric's score of one system for the LaTeX table, starred where the paired test
+    against the baseline is significant (-- where the metric does not score the system)."""
+    if name not in found.scores.scores:
+        return "--"
+    text = SCORE.text(found.scores.scores[name])
+    result = found.significance[name]
+    return text + ("$^*$" if is_significant(result) and name != found.baseline else "")
+
+
 def table_latex(dashboard: Dashboard) -> str:
-    """The results table as a booktabs LaTeX tabular, best first, numbers by the app's rule
-    (``bleu.analysis.formatting``); a significant p-value is starred, as sacrebleu marks it."""
+    """The results table as a booktabs LaTeX tabular, best first by BLEU, numbers by the app's
+    rule (``bleu.analysis.formatting``); a significant p-value is starred, as sacrebleu marks
+    it, and every other metric adds a column of scores starred where significantly different
+    from the baseline. The signatures follow as LaTeX comments."""
     order = dashboard.options.max_ngram_order
     frame = results_table(dashboard)
     shown = text_frame(frame, table_columns(order))
+    others = [found for metric, found in dashboard.metrics.items() if metric != "BLEU"]
     head = ["Rank", "System", "BLEU", r"$\Delta$", r"95\% CI", "$p$",
-            *(f"$p_{n}$" for n in range(1, order + 1)), "BP", "ratio", "hyp len", "ref len"]
+            *(f"$p_{n}$" for n in range(1, order + 1)), "BP", "ratio", "hyp len", "ref len",
+            *(latex_escape(found.metric) for found in others)]
     lines = [r"\begin{tabular}{ll" + "r" * (len(head) - 2) + "}", r"\toprule",
              " & ".join(head) + r" \\", r"\midrule"]
     for (_, row), (_, text) in zip(frame.iterrows(), shown.iterrows(), strict=True):
@@ -263,10 +422,13 @@ def table_latex(dashboard: Dashboard) -> str:
         cells = [text["rank"].replace("–", "--"), latex_escape(row["system"]), text["BLEU"],
                  text[DELTA_COLUMN].replace("–", "--"), rf"$\pm${text[CI_COLUMN]}", p_value,
                  *(text[f"p{n}"] for n in range(1, order + 1)), text["BP"], text["ratio"],
-                 text["hyp len"].replace(",", "{,}"), text["ref len"].replace(",", "{,}")]
+                 text["hyp len"].replace(",", "{,}"), text["ref len"].replace(",", "{,}"),
+                 *(_latex_score(found, row["system"]) for found in others)]
         lines.append(" & ".join(cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}",
-              f"% {latex_escape(dashboard.bootstrap_signature)}"]
+              f"% {latex_escape(dashboard.bootstrap_signature)}",
+              *(f"% {latex_escape(found.metric)}: {latex_escape(found.tested_signature)}"
+                for found in others)]
     return "\n".join(lines) + "\n"
 
 
@@ -311,8 +473,38 @@ def json_report(dashboard: Dashboard, **about: object) -> str:
         "significance_level": SIGNIFICANCE_LEVEL,
         "systems": systems,
         "all_pairs": None if dashboard.pairs is None else pairs_report(dashboard.pairs),
+        "ranking": dashboard.ranking,
+        "metrics": {metric: metric_report(found) for metric, found in dashboard.metrics.items()},
     }
-    return json.dumps(report, indent=1, ensure_ascii=False)
+    return json.dumps(report, indent=1, ensure_ascii=False, allow_nan=False)
+
+
+def _finite(value: float | None) -> float | None:
+    """A number for JSON (None for a missing or NaN one: JSON has no NaN)."""
+    return None if value is None or math.isnan(value) else float(value)
+
+
+def metric_report(found: MetricResults) -> dict[str, object]:
+    """One metric's numbers as JSON-ready data: every system best first with its rank, score,
+    difference to the baseline, bootstrap mean and CI, p-value and verdict; the signature (with
+    the bootstrap's fields), and the all-pairs comparison."""
+    table = found.table().set_index("system")
+    base = found.scores.scores.get(found.baseline) if found.baseline else None
+    systems = []
+    for name in found.scores.ranked:
+        result, row = found.significance[name], table.loc[name]
+        systems.append({
+            "name": name, "rank": row["rank"], "score": _finite(result.score),
+            "delta": None if base is None or name == found.baseline
+            else _finite(result.score - base),
+            "mean": _finite(result.mean), "ci": _finite(result.ci),
+            "p_value": _finite(result.p_value), "significant": is_significant(result),
+            "versus_baseline": row[VERDICT_COLUMN], "n_segments": result.n_segments})
+    return {"higher_is_better": found.higher_is_better,
+            "signature": found.scores.signature, "tested_signature": found.tested_signature,
+            "source": found.scores.source or None, "baseline": found.baseline,
+            "systems": systems,
+            "all_pairs": None if found.pairs is None else pairs_report(found.pairs)}
 
 
 def pairs_report(pairs: AllPairs) -> dict[str, object]:
@@ -323,4 +515,5 @@ def pairs_report(pairs: AllPairs) -> dict[str, object]:
     return {"metric": pairs.metric, "method": pairs.method, "n_samples": pairs.n_samples,
             "seed": pairs.seed, "alpha": pairs.alpha, "systems": list(pairs.names),
             "p_values": matrix(pairs.p_values), "holm_adjusted": matrix(pairs.adjusted),
-            "clusters": [list(group) for group in pairs.clusters]}
+            "clusters": [list(group) for group in pairs.clusters],
+            "segments": None if pairs.segments is None else pairs.segments.tolist()}

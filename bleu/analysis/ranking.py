@@ -25,7 +25,7 @@ import pandas as pd
 
 from ..metrics.base import StatsScorer
 from ..metrics.bleu.score import BLEUOptions
-from ..metrics.significance import DEFAULT_SAMPLES, as_scorer, pairwise_significance
+from ..metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, as_scorer, pairwise_significance
 
 #: a pair is significantly different below this Holm-adjusted p-value
 ALPHA = 0.05
@@ -92,12 +92,23 @@ class AllPairs:
     seed: int
     alpha: float
     clusters: tuple[tuple[str, ...], ...]
+    #: segment scores: the segments each pair was tested on (rated for both); None: all
+    segments: np.ndarray | None = None
 
     @property
     def significant(self) -> np.ndarray:
         """``[i, j]``: systems i and j differ significantly (False on the diagonal)."""
         with np.errstate(invalid="ignore"):
             return np.nan_to_num(self.adjusted, nan=1.0) < self.alpha
+
+    @property
+    def tested_segments(self) -> tuple[int, ...]:
+        """The distinct counts of segments the pairs were tested on (segment scores: rated
+        for both systems), smallest first; () where every pair was tested on every segment."""
+        if self.segments is None:
+            return ()
+        off_diagonal = ~np.eye(len(self.names), dtype=bool)
+        return tuple(sorted({int(n) for n in self.segments[off_diagonal]}))
 
     @property
     def ranks(self) -> dict[str, str]:
@@ -136,7 +147,7 @@ class AllPairs:
 
 
 def all_pairs(stats: Mapping[str, np.ndarray], metric: BLEUOptions | StatsScorer, *,
-              method: str = "bs", n_samples: int | None = None, seed: int = 12345,
+              method: str = "bs", n_samples: int | None = None, seed: int = DEFAULT_SEED,
               alpha: float = ALPHA) -> AllPairs:
     """Compare every pair of systems (statistics matrices by name) with ``method`` ("bs": paired
     bootstrap, "ar": approximate randomization; sacrebleu's default counts unless ``n_samples``),
@@ -160,4 +171,5 @@ def all_pairs(stats: Mapping[str, np.ndarray], metric: BLEUOptions | StatsScorer
         scores=tuple(float(s) for s in sorted_scores), deltas=deltas, p_values=p_values,
         adjusted=adjusted, method=method,
         n_samples=DEFAULT_SAMPLES[method] if n_samples is None else int(n_samples),
-        seed=seed, alpha=alpha, clusters=clusters(names, better))
+        seed=seed, alpha=alpha, clusters=clusters(names, better),
+        segments=None if found.segments is None else found.segments[np.ix_(order, order)])

@@ -261,7 +261,7 @@ def mqm_correlation(systems: Systems, references: References, mqm: SegmentScores
         seg_rows += [{"system": name, "segment": int(i) + 1,
                       "sentence_bleu": score_from_stats(stats[i], sentence.options).score,
                       "mqm": float(human[i])} for i in rated]
-        corpus_score = corpus.score_stats(stats, len(references)).score
+        corpus_score = corpus.score_stats(stats).score
         sys_rows.append({"system": name, "corpus_bleu": corpus_score,
                          "mqm": mqm.system_score(name)})
     segments, per_system = pd.DataFrame(seg_rows), pd.DataFrame(sys_rows)

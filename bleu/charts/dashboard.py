@@ -21,7 +21,15 @@ from ..analysis.ranking import METHODS, AllPairs
 from ..metrics.base import SignificanceResult
 from ..metrics.bleu.score import BLEUOptions, BLEUScore
 from .metrics import metrics_chart
-from .palette import NOT_SIGNIFICANT, system_color
+from .palette import (
+    BREVITY_PURPLE,
+    NEUTRAL,
+    NOT_SIGNIFICANT,
+    ORDER_BLUES,
+    ROW_BETTER_FILL,
+    ROW_WORSE_FILL,
+    system_color,
+)
 from .text import visible_text
 
 Scores = Mapping[str, BLEUScore]
@@ -29,10 +37,8 @@ Scores = Mapping[str, BLEUScore]
 ROW = 22
 #: the plot width of one n-gram order's panel (four fit half of a wide page)
 PANEL_WIDTH = 70
-#: the all-pairs matrix: cell size, and the fills of a significant difference for and against
-#: the row system (light, so that the numbers on them stay readable)
+#: the all-pairs matrix's cell size
 CELL = 48
-ROW_BETTER_FILL, ROW_WORSE_FILL = "#a5d6a7", "#ef9a9a"
 
 
 def _ranked(scores: Mapping[str, float]) -> list[str]:
@@ -113,9 +119,9 @@ def decomposition_data(scores: Scores, options: BLEUOptions) -> pd.DataFrame:
 
 def _part_colors(count: int) -> list[str]:
     """Blues from light to dark for the n-gram orders, then purple for the brevity penalty."""
-    blues = ["#c6dbef", "#9ecae1", "#6baed6", "#4292c6", "#2171b5", "#08519c", "#08306b"]
+    blues = ORDER_BLUES
     picked = [blues[round(k * (len(blues) - 1) / max(count - 2, 1))] for k in range(count - 1)]
-    return [*picked, "#7b4173"]
+    return [*picked, BREVITY_PURPLE]
 
 
 def decomposition_chart(scores: Scores, options: BLEUOptions) -> alt.Chart:
@@ -162,7 +168,7 @@ def length_chart(scores: Scores, systems: Sequence[str] | None = None) -> alt.La
                  alt.Tooltip("ref_len:Q", format=COUNT.d3, title="ref len")])
     labels = base.mark_text(align="left", dx=8, fontSize=11).encode(text="label:N")
     one = alt.Chart(pd.DataFrame({"ratio": [1.0]})).mark_rule(
-        strokeDash=[4, 4], color="#888888").encode(x="ratio:Q")
+        strokeDash=[4, 4], color=NEUTRAL).encode(x="ratio:Q")
     return alt.layer(one, points, labels).properties(
         height=alt.Step(ROW),
         title=alt.TitleParams("Length ratio and brevity penalty",
@@ -213,14 +219,11 @@ def pairs_chart(pairs: AllPairs) -> alt.LayerChart:
                      f"* p < {pairs.alpha}"))
 
 
-def dashboard(results: Dashboard,
-              other: Mapping[str, Mapping[str, SignificanceResult]] | None = None,
-              ) -> alt.VConcatChart:
-    """The corpus dashboard's charts as one chart (renders in Jupyter; ``other``: chrF/TER).
+def dashboard(results: Dashboard) -> alt.VConcatChart:
+    """The corpus dashboard's charts as one chart (renders in Jupyter).
 
-    ``results`` is a ``bleu.analysis.dashboard.Dashboard`` (``build_dashboard``); ``other`` maps
-    a metric name to significance results by system (``bleu.analysis.metric_scores``), drawn
-    below the BLEU charts and the all-pairs matrix.
+    ``results`` is a ``bleu.analysis.dashboard.Dashboard`` (``build_dashboard``); its metrics
+    beside BLEU are drawn below the BLEU charts and the all-pairs matrix.
     """
     scores = results.scores
     rows: list[alt.TopLevelMixin] = [
@@ -232,6 +235,7 @@ def dashboard(results: Dashboard,
     ]
     if results.pairs is not None:
         rows.append(pairs_chart(results.pairs))
+    other = {metric: found for metric, found in results.metrics.items() if metric != "BLEU"}
     if other:
         rows.append(metrics_chart(other, list(scores)))
     return alt.vconcat(*rows).resolve_scale(color="independent").properties(

@@ -1,8 +1,8 @@
-"""Altair builders for chrF/chrF++/TER beside BLEU and for external scores (pure).
+"""Altair builders for every metric beside BLEU and for segment scores (pure).
 
-``metrics_chart`` takes corpus scores by metric and system (with the bootstrap interval where
-known); ``external_scatter_chart`` plots a sentence-level metric against external segment scores;
-``correlation_chart`` draws a correlation table as a heat map.
+``metrics_chart`` takes each metric's dashboard results (scores with the bootstrap interval
+where known, and which way is better); ``external_scatter_chart`` plots a sentence-level metric
+against segment scores; ``correlation_chart`` draws a correlation table as a heat map.
 """
 
 from __future__ import annotations
@@ -13,22 +13,19 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from ..analysis.dashboard import MetricResults
 from ..analysis.formatting import SCORE
-from ..analysis.metric_scores import HIGHER_IS_BETTER
-from ..metrics.base import SignificanceResult
 from .palette import scatter_opacity, system_color
 
 WIDTH = 560
-#: corpus scores by metric and system, with their bootstrap intervals where one ran
-ScoresByMetric = Mapping[str, Mapping[str, SignificanceResult]]
 
 
-def metrics_data(scores: ScoresByMetric) -> pd.DataFrame:
+def metrics_data(results: Mapping[str, MetricResults]) -> pd.DataFrame:
     """One row per (metric, system): the corpus score, its 95% interval where known, and the
     system's position in that metric, best first (TER: lowest first)."""
     rows = []
-    for metric, by_system in scores.items():
-        higher = HIGHER_IS_BETTER.get(metric, True)
+    for metric, found in results.items():
+        higher, by_system = found.higher_is_better, found.significance
         ranked = sorted(by_system, key=lambda name: (-1 if higher else 1)
                         * by_system[name].score)
         better = "higher is better" if higher else "lower is better"
@@ -41,12 +38,12 @@ def metrics_data(scores: ScoresByMetric) -> pd.DataFrame:
                                        "direction"])
 
 
-def metrics_chart(scores: ScoresByMetric, systems: Sequence[str] | None = None,
+def metrics_chart(results: Mapping[str, MetricResults], systems: Sequence[str] | None = None,
                   ) -> alt.FacetChart:
     """Each metric's corpus score per system as dots with 95% intervals, one panel a metric,
     each on its own zoomed axis with its systems best first. ``systems``: every loaded system,
     for the colours (default: these)."""
-    data = metrics_data(scores)
+    data = metrics_data(results)
     shown = list(dict.fromkeys(data["system"]))
     color = system_color(shown, systems).legend(None)
     base = alt.Chart(data).encode(
@@ -64,7 +61,7 @@ def metrics_chart(scores: ScoresByMetric, systems: Sequence[str] | None = None,
         column=alt.Column("direction:N", title=None,
                           sort=list(dict.fromkeys(data["direction"])))
     ).resolve_scale(x="independent", y="independent").properties(
-        title=f"{', '.join(scores)} per system (lines: 95% bootstrap interval)")
+        title=f"{', '.join(results)} per system (lines: 95% bootstrap interval)")
 
 
 def external_scatter_data(metric_scores: Mapping[str, np.ndarray],

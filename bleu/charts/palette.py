@@ -15,12 +15,18 @@ import altair as alt
 #: Tableau 10 (Vega's ``tableau10``), colour-blind-safer than Streamlit's default; cycled
 PALETTE = ("#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2",
            "#ff9da6", "#9d755d", "#bab0ac")
-#: a value that does not stand for a system (a reference line, an unselected point)
+#: a value that does not stand for a system (a reference line)
 NEUTRAL = "#888888"
-#: significant differences: in favour of the row system, against it
-POSITIVE, NEGATIVE = "#2e7d32", "#c62828"
+#: a point not selected on a chart
+UNSELECTED = "#bbbbbb"
+#: significant differences, as cell fills: in favour of the row system, against it (light, so
+#: that the numbers on them stay readable)
+ROW_BETTER_FILL, ROW_WORSE_FILL = "#a5d6a7", "#ef9a9a"
 #: a difference that is not significant
 NOT_SIGNIFICANT = "#e0e0e0"
+#: the parts of log BLEU: blues from light to dark for the n-gram orders, purple for the BP
+ORDER_BLUES = ("#c6dbef", "#9ecae1", "#6baed6", "#4292c6", "#2171b5", "#08519c", "#08306b")
+BREVITY_PURPLE = "#7b4173"
 
 
 def system_colors(shown: Sequence[str], systems: Sequence[str] | None = None) -> list[str]:

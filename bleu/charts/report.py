@@ -23,14 +23,13 @@ from ..analysis.dashboard import (
     MEAN_COLUMN,
     Dashboard,
     comparison_columns,
-    comparison_table,
     results_table,
+    summary_columns,
+    summary_table,
     table_columns,
 )
 from ..analysis.escaping import escape_html, show_controls_frame
 from ..analysis.formatting import Column, text_frame
-from ..analysis.metric_scores import HIGHER_IS_BETTER
-from ..metrics.base import SignificanceResult
 from .dashboard import dashboard
 from .text import visible_text
 
@@ -44,40 +43,39 @@ _STYLE = """<style>
 
 
 def _table_html(frame: pd.DataFrame, columns: Mapping[str, Column]) -> str:
-    shown = show_controls_frame(text_frame(frame.drop(columns=[MEAN_COLUMN]), columns))
+    shown = show_controls_frame(text_frame(frame.drop(columns=[MEAN_COLUMN], errors="ignore"),
+                                           columns))
     return shown.to_html(index=False, escape=True, classes="scores", border=0)
 
 
 def html_report(results: Dashboard, *, title: str = "BLEU Explorer report",
-                data_label: str = "", other: Mapping[str, Mapping[str, SignificanceResult]]
-                | None = None, signatures: Mapping[str, str] | None = None,
-                ranks: Mapping[str, Mapping[str, str]] | None = None) -> str:
-    """The dashboard as one HTML file: scores, signatures and charts, all inlined.
-
-    ``other``: chrF/chrF++/TER significance by metric and system (``metric_scores``); their
-    sacrebleu signatures go in ``signatures`` (metric -> signature), their ranks (all-pairs
-    clusters, ``AllPairs.ranks``) in ``ranks`` (metric -> system -> rank).
-    """
-    spec = json.dumps(visible_text(dashboard(results, other)).to_dict()).replace("<", "\\u003c")
+                data_label: str = "") -> str:
+    """The dashboard as one HTML file: every metric's scores and signature, and the charts,
+    all inlined."""
+    spec = json.dumps(visible_text(dashboard(results)).to_dict()).replace("<", "\\u003c")
     parts = [f"<h1>{html.escape(title)}</h1>"]
     if data_label:
         parts.append(f"<p>{escape_html(data_label)}: {len(results.scores)} systems, "
                      f"{results.n_refs} reference(s), {results.n_segments:,} segments.</p>")
     order = results.options.max_ngram_order
+    if len(results.metrics) > 1:
+        parts += [f"<h2>Every metric (best first by {html.escape(results.ranking)})</h2>",
+                  _table_html(summary_table(results), summary_columns(results))]
     parts += ["<h2>BLEU</h2>", _table_html(results_table(results), table_columns(order)),
               f"<p>Signature: <code>{html.escape(results.bootstrap_signature)}</code></p>"]
     if results.baseline is not None:
         parts.append(f"<p>p-values: paired bootstrap against {escape_html(results.baseline)} "
                      f"({results.n_samples} resamples, seed {results.seed}). Rank: WMT's "
                      "clusters from the paired bootstrap of every pair, Holm-corrected.</p>")
-    for metric, found in (other or {}).items():
-        higher = HIGHER_IS_BETTER.get(metric, True)
-        table = comparison_table(found, metric=metric, higher_is_better=higher,
-                                 baseline=results.baseline, ranks=(ranks or {}).get(metric))
-        parts += [f"<h2>{html.escape(metric)} ({'higher' if higher else 'lower'} is better)</h2>",
-                  _table_html(table, comparison_columns(metric, higher))]
-        if metric in (signatures or {}):
-            parts.append(f"<p>Signature: <code>{html.escape(signatures[metric])}</code></p>")
+    for metric, found in results.metrics.items():
+        if metric == "BLEU":
+            continue
+        higher = found.higher_is_better
+        parts += [f"<h2>{escape_html(metric)} ({'higher' if higher else 'lower'} is better)</h2>",
+                  _table_html(found.table(), comparison_columns(metric, higher)),
+                  f"<p>Signature: <code>{escape_html(found.tested_signature)}</code></p>"]
+        if found.scores.source:
+            parts.append(f"<p>Scores from {escape_html(found.scores.source)}.</p>")
     parts += ["<h2>Charts</h2>"]
     footer = (f"<p><small>Made with bleu-explorer {__version__}; scores as sacrebleu computes "
               f"them.</small></p>")

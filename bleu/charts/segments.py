@@ -19,7 +19,7 @@ import pandas as pd
 from ..analysis.compare import SWAP
 from ..analysis.formatting import COUNT, DELTA, SCORE
 from ..analysis.segments import DOCUMENT, SOURCE, bleu_column, reference_columns
-from .palette import NEUTRAL, PALETTE, scatter_opacity, system_color, system_colors
+from .palette import NEUTRAL, PALETTE, UNSELECTED, scatter_opacity, system_color, system_colors
 
 #: the plot width of full-width charts with panels (a fixed width: they cannot follow the page)
 WIDTH = 700
@@ -111,7 +111,7 @@ def scatter_chart(table: pd.DataFrame, a: str, b: str) -> alt.LayerChart:
     points = alt.Chart(data).mark_circle(size=24).encode(
         x=alt.X("a:Q", title=f"sentence BLEU {a}", scale=alt.Scale(domain=[0, 100])),
         y=alt.Y("b:Q", title=f"sentence BLEU {b}", scale=alt.Scale(domain=[0, 100])),
-        color=alt.condition(selection, alt.value(PALETTE[0]), alt.value("#bbbbbb")),
+        color=alt.condition(selection, alt.value(PALETTE[0]), alt.value(UNSELECTED)),
         opacity=alt.condition(selection, alt.value(opacity), alt.value(opacity / 2)),
         tooltip=tooltip,
     ).add_params(selection)
@@ -128,7 +128,7 @@ def bucket_chart(frame: pd.DataFrame, title: str, value_title: str = "BLEU",
     """Score per bucket and system (points) with their 95% bootstrap intervals (rules), and
     below it each bucket's size (bars: segments, or words for word buckets).
 
-    ``frame`` is ``compare.bleu_by_bucket`` or ``compare.word_accuracy_by_frequency`` output;
+    ``frame`` is ``compare.score_by_bucket`` or ``compare.word_accuracy_by_frequency`` output;
     ``systems``: every loaded system, for the colours (default: those of ``frame``).
     """
     data = frame[["system", "bucket", "label", "score", "low", "high"]].copy()

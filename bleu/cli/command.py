@@ -4,7 +4,9 @@ Reference files are positional, systems come from ``-i`` (or tab-separated on st
 from ``-m bleu chrf ter``; the output is sacrebleu 2.6's JSON or text (one system, ``-sl``
 lines, or the multi-system table with paired tests). Test-set downloads are refused: BLEU
 Explorer never goes online. Nothing heavy is imported before the arguments are read: ``--help``
-or a bad flag costs a Python start; each metric loads when it is used.
+or a bad flag costs a Python start; each metric loads when it is used. Input is read as a stream
+(``streams``): binary or newline-less input is refused after its first blocks, and a closed or
+terminal stdin is named before any file is read.
 """
 
 from __future__ import annotations
@@ -22,12 +24,14 @@ from ..metrics.threads import blas_on_one_thread_from_start
 from .inputs import (
     CommandLineError,
     check_lengths,
+    check_stdin,
     iter_segments,
     paired_test_asked,
     read_references,
     read_systems,
 )
 from .output import FORMATS, Cell, PairedTestInfo, multi_system_report, single_system_report
+from .streams import MAX_LINE_CHARS
 
 PROG = "bleu-explorer"
 logger = logging.getLogger("bleu.cli")
@@ -41,13 +45,52 @@ SMOOTH_METHODS = ("none", "floor", "add-k", "exp")
 TEST_SET_FLAGS = ("test_set", "download", "echo", "origlang", "subset", "list", "citation",
                   "detail")
 DEFAULT_SEED = "12345"
+#: options whose value may start with '-': a workspace id (from ``secrets.token_urlsafe``) can
+DASH_VALUE_OPTIONS = ("--workspace", "--save-workspace")
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr (exit status 2, as argparse)."""
+    """An argument parser whose errors are one line on stderr (exit status 2, as argparse), and
+    that takes the word after ``--workspace`` or ``--save-workspace`` as its value even when it
+    starts with '-' (argparse alone reads ``--workspace -Zx3`` as two options)."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None,
+                         ) -> tuple[argparse.Namespace, list[str]]:
+        arguments = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(self._attach_dash_values(arguments), namespace)
+
+    def _full_option(self, word: str) -> str | None:
+        """The long option ``word`` names, as argparse resolves it (exact, or a unique prefix)."""
+        if word in self._option_string_actions:
+            return word
+        if not word.startswith("--") or "=" in word:
+            return None
+        matches = [option for option in self._option_string_actions if option.startswith(word)]
+        return matches[0] if len(matches) == 1 else None
+
+    def _attach_dash_values(self, arguments: list[str]) -> list[str]:
+        """``--workspace -Zx3`` as ``--workspace=-Zx3``, which argparse reads as one option and
+        its value; a value that is itself an option (``--workspace -i``) is left to argparse."""
+        attached: list[str] = []
+        words = iter(arguments)
+        for word in words:
+            if word == "--":  # the rest are positional
+                attached += [word, *words]
+                break
+            if self._full_option(word) in DASH_VALUE_OPTIONS:
+                value = next(words, None)
+                if value is not None and value.startswith("-") and value != "--" \
+                        and value not in self._option_string_actions:
+                    attached.append(f"{word}={value}")
+                    continue
+                attached += [word] if value is None else [word, value]
+                continue
+            attached.append(word)
+        return attached
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -64,10 +107,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="Reference files (one segment per line); give them before -i/--input.")
     add("--input", "-i", nargs="*", default=None,
         help="System output file(s); several systems give a table. Default: read stdin "
-        "(several systems as tab-separated columns).")
+        "(several systems as tab-separated columns; it must be piped in, not a terminal).")
     add("--num-refs", "-nr", type=int, default=1,
         help="Split one reference file on tabs into this many references (default: 1).")
     add("--encoding", "-e", default="utf-8", help="Encoding of the files (default: utf-8).")
+    add("--line-limit", type=_line_limit, default=MAX_LINE_CHARS, metavar="CHARS",
+        help=f"Refuse input with a line longer than this as binary or not line-based, naming the "
+        f"file (or stdin) and line (default: {MAX_LINE_CHARS:,} characters; a NUL byte is "
+        "refused too). BLEU Explorer's addition: sacrebleu reads any line.")
     add("--metrics", "-m", nargs="+", default=["bleu"], choices=METRICS,
         help="Metrics to compute: bleu, chrf, ter (default: bleu).")
     add("--sentence-level", "-sl", action="store_true", help="Score each sentence.")
@@ -128,7 +175,8 @@ def build_parser() -> argparse.ArgumentParser:
         "the user's data folder), shared with the app.")
     saved.add_argument("--workspace", default=None, metavar="ID_OR_NAME",
                        help="Score a saved workspace: its references, and its systems unless -i "
-                       "gives other files.")
+                       "gives other files. An id that starts with '-' is read as the id (or give "
+                       "--workspace=ID).")
     saved.add_argument("--save-workspace", default=None, metavar="NAME",
                        help="Save the references and systems given as a new workspace NAME "
                        "(the app reopens it by its id: ?ws=ID).")
@@ -177,6 +225,18 @@ def _decimals(text: str) -> int:
         value = -1
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be a whole number of decimals, 0 or more; "
+                                         f"got {text!r}")
+    return value
+
+
+def _line_limit(text: str) -> int:
+    """``--line-limit``: a whole number of characters, 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of characters, 1 or more; "
                                          f"got {text!r}")
     return value
 
@@ -378,13 +438,17 @@ def _streamed_single_system(args: argparse.Namespace, out: TextIO) -> None:
     progress = _terminal_progress(args)
     try:
         totals = stream_totals(
-            iter_segments(hyp_path, args.encoding),
-            [iter_segments(path, args.encoding) for path in args.refs], bleu_options,
+            iter_segments(hyp_path, args.encoding, args.line_limit),
+            [iter_segments(path, args.encoding, args.line_limit) for path in args.refs],
+            bleu_options,
             names=[hyp_path, *args.refs], progress=progress, force=args.force)
     except LengthMismatchError:
         # Count every file to word the error exactly as for files read whole.
-        references = [[""] * sum(1 for _ in iter_segments(p, args.encoding)) for p in args.refs]
-        hypotheses = [""] * sum(1 for _ in iter_segments(hyp_path, args.encoding))
+        def count(path: str) -> int:
+            return sum(1 for _ in iter_segments(path, args.encoding, args.line_limit))
+
+        references = [[""] * count(path) for path in args.refs]
+        hypotheses = [""] * count(hyp_path)
         check_lengths([(hyp_path, hypotheses)], references, args.refs)
         raise
     finally:
@@ -398,11 +462,14 @@ def _streamed_single_system(args: argparse.Namespace, out: TextIO) -> None:
     print(score.format(args.width, args.score_only, signature, is_json), file=out)
 
 
-def run(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> None:
-    """Score what ``args`` asks for and print it to ``out`` in sacrebleu's shape."""
+def run(args: argparse.Namespace, stdin: TextIO | None, out: TextIO) -> None:
+    """Score what ``args`` asks for and print it to ``out`` in sacrebleu's shape (``stdin`` is
+    None where the process has none)."""
     _check_flags(args)
     _metrics(args)  # bad options (a tokenizer, a smoothing method...) fail before any file is read
     _warn_about_language(args)
+    if args.input is None and args.workspace is None:
+        check_stdin(stdin)  # closed, or a terminal: say so before reading the references
     if args.workspace is not None or args.save_workspace is not None:
         from .workspace import workspace_inputs
 
@@ -411,7 +478,8 @@ def run(args: argparse.Namespace, stdin: TextIO, out: TextIO) -> None:
         _streamed_single_system(args, out)
         return
     else:
-        references, ref_names = read_references(args.refs, args.num_refs, args.encoding)
+        references, ref_names = read_references(args.refs, args.num_refs, args.encoding,
+                                                 args.line_limit)
         systems = read_systems(args, stdin)
     _check_modes(args, len(systems))
     check_lengths(systems, references, ref_names)

@@ -26,8 +26,8 @@ logger = logging.getLogger(__name__)
 Systems = list[tuple[str, list[str]]]
 
 
-def workspace_inputs(args: argparse.Namespace, stdin: TextIO, options: Mapping[str, object],
-                     ) -> tuple[list[list[str]], list[str], Systems]:
+def workspace_inputs(args: argparse.Namespace, stdin: TextIO | None,
+                     options: Mapping[str, object]) -> tuple[list[list[str]], list[str], Systems]:
     """References, their names and the systems to score for ``--workspace`` and/or
     ``--save-workspace``; what ``--save-workspace`` names is saved before scoring."""
     store = WorkspaceStore(database_location(), show_location=True)
@@ -50,7 +50,8 @@ def workspace_inputs(args: argparse.Namespace, stdin: TextIO, options: Mapping[s
         ref_files = list(data.references)
         source, language = data.source, data.target_language
     else:
-        references, ref_names = read_references(args.refs, args.num_refs, args.encoding)
+        references, ref_names = read_references(args.refs, args.num_refs, args.encoding,
+                                                 args.line_limit)
         ref_files = [TextFile(ref_name, tuple(stream))
                      for ref_name, stream in zip(ref_names, references, strict=True)]
         systems = read_systems(args, stdin)

@@ -1,25 +1,31 @@
 """What every metric shares: per-segment statistics that sum to a corpus, and a scorer of sums.
 
-A metric (BLEU, chrF, TER) turns each segment into one row of sufficient statistics; a corpus,
-a bootstrap resample, an approximate-randomization trial or a bucket is a sum of rows, and a
-``StatsScorer`` turns summed rows into scores, many rows at once. ``bleu.metrics.significance``
-needs nothing else to test any metric.
+A metric (BLEU, chrF, TER, a segment-score metric) turns each segment into one row of
+sufficient statistics; a corpus, a bootstrap resample, an approximate-randomization trial or a
+bucket is a sum of rows, and a ``StatsScorer`` turns summed rows into scores, many rows at once.
+``bleu.metrics.significance`` needs nothing else to test any metric. ``Metric`` is the base of
+the text metrics (as sacrebleu's ``Metric``): references given once or per call, the same
+calls, the same signature rules and the same errors for each.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from .._version import __version__
+from ..errors import MissingReferenceError
+from .checks import References, check_text_stream
 
 #: a progress callback: called with the fraction of the work done (0..1)
 Progress = Callable[[float], None]
 
 
+@runtime_checkable
 class StatsScorer(Protocol):
     """How a metric scores summed per-segment statistics (rows of a matrix)."""
 
@@ -30,6 +36,13 @@ class StatsScorer(Protocol):
     #: True when every statistic is an integer count: sums of up to 2**24 are then exact in
     #: float32, so resample sums may be computed in any order
     integer_stats: bool
+    #: True where sacrebleu sums resampled statistics in float32 one segment after the other
+    #: (TER's averaged reference lengths), so ours must too; False: exact integers (BLEU,
+    #: chrF) or float64 sums (segment scores, which no sacrebleu number constrains)
+    float32_resamples: bool
+    #: the column that says whether a segment is rated (segment scores: 1 rated, 0 not), so
+    #: that a paired test leaves out segments either system lacks; None: every segment counts
+    rated_column: int | None
     #: statistics per segment (the matrix's columns)
     columns: int
 
@@ -50,6 +63,105 @@ class StatsScorer(Protocol):
         ...
 
 
+class Prepared(Protocol):
+    """References made ready once for scoring many systems (tokenized, counted...)."""
+
+    #: sacrebleu's ``nrefs``: references per segment, -1 where the count varies
+    n_refs: int
+
+
+class Metric(ABC):
+    """A text metric with fixed options, as sacrebleu's ``Metric``: references given to the
+    constructor are prepared once for every system scored against them; references given to
+    a call are used for that call, and the signature's ``nrefs`` follows the references last
+    used (as in sacrebleu).
+
+    Subclasses give the scorer, how references are prepared and matched, and the signature;
+    ``corpus_score``, ``segment_stats``, ``sentence_scores``, ``get_signature`` and
+    ``signature`` are the same for every metric.
+    """
+
+    def __init__(self, scorer: StatsScorer, references: References | None) -> None:
+        #: the scorer of summed statistics (significance tests, sentence scores)
+        self.scorer = scorer
+        self._references = self._prepare(references) if references is not None else None
+        #: sacrebleu's ``nrefs`` of the references last used (-1: it varies); None before any
+        self.n_refs: int | None = (self._references.n_refs
+                                   if self._references is not None else None)
+
+    @property
+    def name(self) -> str:
+        """The score's name as sacrebleu prints it (``BLEU``, ``chrF2``, ``TER``)."""
+        return self.scorer.name
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.scorer.higher_is_better
+
+    @abstractmethod
+    def _prepare(self, references: References, n_segments: int | None = None) -> Prepared:
+        """The references checked and made ready (``n_segments``: the hypotheses' count)."""
+
+    @abstractmethod
+    def _stats(self, hypotheses: Sequence[str], references: Prepared) -> np.ndarray:
+        """The statistics matrix of ``hypotheses`` against prepared references."""
+
+    @abstractmethod
+    def _signature(self, n_refs: int, **resampling: Any) -> Signature:
+        """sacrebleu's signature of this metric for ``n_refs`` references per segment."""
+
+    @abstractmethod
+    def score_stats(self, stats: np.ndarray) -> Any:
+        """The corpus score object of a statistics matrix (its rows summed)."""
+
+    @abstractmethod
+    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> Any:
+        """The score object of one segment against its references (a list of strings)."""
+
+    def _stats_once(self, hypotheses: Sequence[str], references: References,
+                    ) -> tuple[np.ndarray, int]:
+        """The statistics against references used this once, and their ``nrefs``."""
+        check_text_stream(hypotheses, "hypotheses")
+        prepared = self._prepare(references, len(hypotheses))
+        return self._stats(hypotheses, prepared), prepared.n_refs
+
+    def segment_stats(self, hypotheses: Sequence[str], references: References | None = None,
+                      ) -> np.ndarray:
+        """One row of statistics per segment, against ``references`` (streams) or, with None,
+        the constructor's."""
+        if references is not None:
+            matrix, self.n_refs = self._stats_once(hypotheses, references)
+            return matrix
+        if self._references is None:
+            raise MissingReferenceError(
+                f"No references given, and none were given to "
+                f"{type(self).__name__}(references=...).")
+        return self._stats(hypotheses, self._references)
+
+    def corpus_score(self, hypotheses: Sequence[str], references: References | None = None,
+                     ) -> Any:
+        """The corpus score; ``references`` (streams) None uses the constructor's."""
+        return self.score_stats(self.segment_stats(hypotheses, references))
+
+    def sentence_scores(self, hypotheses: Sequence[str], references: References | None = None,
+                        ) -> np.ndarray:
+        """Every segment's sentence score at once, from its row of statistics."""
+        return self.scorer.scores(self.segment_stats(hypotheses, references))
+
+    def get_signature(self, **resampling: Any) -> Signature:
+        """The signature object (sacrebleu's ``get_signature``), once references are known;
+        ``resampling`` adds a test's or CI's ``bs``, ``ar`` and ``seed``."""
+        if self.n_refs is None:
+            raise ValueError(f"The number of references is unknown: score something first, or "
+                             f"give the references to {type(self).__name__}(references=...).")
+        return self._signature(self.n_refs, **resampling)
+
+    @property
+    def signature(self) -> str:
+        """sacrebleu's signature string, ``version:`` naming this package."""
+        return self.get_signature().format()
+
+
 @dataclass(frozen=True)
 class SignificanceResult:
     """One system's score and what resampling says of it: the bootstrap mean and 95% interval,
@@ -58,7 +170,8 @@ class SignificanceResult:
     ``ci`` is the interval's half-width as sacrebleu reports it (``mean ± ci``); ``low`` and
     ``high`` are its ends (the resamples' 2.5th and 97.5th percentiles). ``p_value`` is None for
     the baseline and where no paired test ran; ``mean``, ``ci``, ``low``, ``high`` are None
-    where no bootstrap ran.
+    where no bootstrap ran. ``n_segments`` is the segments tested for segment scores (those
+    rated for the system and, in a paired test, the baseline); None where all were.
     """
 
     name: str
@@ -68,6 +181,7 @@ class SignificanceResult:
     ci: float | None = None
     low: float | None = None
     high: float | None = None
+    n_segments: int | None = None
 
 
 class ScoreText:
@@ -139,6 +253,14 @@ class Signature:
         values += [*own, ("version", f"bleu-explorer-{__version__}")]
         return cls(tuple((key, str(value)) for key, value in values),
                    tuple({**_COMMON_SHORT, **short_names}.items()))
+
+    def with_resampling(self, **resampling: Any) -> Signature:
+        """The same signature with a test's or CI's ``bs``, ``ar`` and ``seed`` fields where
+        sacrebleu puts them (after ``nrefs``); fields it had already are replaced."""
+        added = [(key, str(resampling[key])) for key in ("bs", "ar", "seed")
+                 if resampling.get(key) is not None]
+        kept = [field for field in self.fields[1:] if field[0] not in ("bs", "ar", "seed")]
+        return Signature((self.fields[0], *added, *kept), self.short_names)
 
     def format(self, short: bool = False) -> str:
         names = dict(self.short_names) if short else {}

@@ -50,6 +50,8 @@ from .threads import single_threaded_blas
 
 #: sacrebleu's defaults: resamples for the bootstrap, trials for approximate randomization
 DEFAULT_SAMPLES = {"bs": 1000, "ar": 10000}
+#: sacrebleu's default seed of every resampling (its SACREBLEU_SEED)
+DEFAULT_SEED = 12345
 #: bootstrap resamples for the AR confidence interval when ``n_confidence=0`` (as sacrebleu)
 DEFAULT_CONFIDENCE_SAMPLES = 1000
 #: resamples x segments drawn and summed at once (about 16 MiB of counts): bounds memory, not
@@ -69,12 +71,14 @@ class StatisticsShapeError(InputError):
 
 @dataclass(frozen=True)
 class PairwiseComparison:
-    """p-values between every pair of systems (NaN on the diagonal), raw and Holm-adjusted."""
+    """p-values between every pair of systems (NaN on the diagonal), raw and Holm-adjusted;
+    ``segments``: for segment scores, the segments each pair was tested on (rated for both)."""
 
     names: tuple[str, ...]
     p_values: np.ndarray
     adjusted: np.ndarray
     method: str
+    segments: np.ndarray | None = None
 
 
 class _Reporter:
@@ -243,16 +247,18 @@ class _Resampler:
         self.columns = matrices[0].shape[1]
         self.stacked = _stack(matrices)
         self.n_segments = len(self.stacked)
-        self.integer = scorer.integer_stats
-        if self.integer:
+        self.sequential = scorer.float32_resamples
+        if scorer.integer_stats:
             dtype = _product_dtype(self.n_segments * float(np.abs(self.stacked).max(initial=0)))
             self.weights = self.stacked.astype(dtype)
-        else:
+        elif self.sequential:
             self.weights = self.stacked.astype(np.float32)
+        else:
+            self.weights = self.stacked
 
     def sums(self, indices: np.ndarray) -> np.ndarray:
         """Summed statistics of each resample (a row of segment indices), all systems at once."""
-        if not self.integer:
+        if self.sequential:
             # float32, one segment after the other, as numpy sums the rows of stats[idxs][k]
             sums = np.zeros((len(indices), self.weights.shape[1]), np.float32)
             for column in indices.T:
@@ -290,9 +296,9 @@ def _real_scores(matrices: Sequence[np.ndarray], scorer: StatsScorer) -> np.ndar
 
 
 def _interval(name: str, score: float, scores: np.ndarray, p: float | None = None, *,
-              exact_mean: bool = False) -> SignificanceResult:
+              exact_mean: bool = False, n_segments: int | None = None) -> SignificanceResult:
     mean, ci, low, high = estimate_ci(scores, exact_mean=exact_mean)
-    return SignificanceResult(name, float(score), p, mean, ci, low, high)
+    return SignificanceResult(name, float(score), p, mean, ci, low, high, n_segments)
 
 
 def _bootstrap_p(scores_a: np.ndarray, scores_b: np.ndarray, real_a: float,
@@ -314,26 +320,36 @@ class _Randomizer:
         self.real = _real_scores(matrices, scorer)
         self.above = np.zeros(len(self.pairs), np.int64)
         self.trials = 0
-        if scorer.integer_stats:
-            self.dtype = _product_dtype(float(np.abs(self.totals).max(initial=0)))
-        else:
-            self.dtype = np.float64
+        self.dtype = _product_dtype(float(np.abs(self.totals).max(initial=0)))
 
     def _part(self, sums: np.ndarray, k: int) -> np.ndarray:
         return sums[:, k * self.columns : (k + 1) * self.columns]
 
+    def _sums(self, block: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every system's summed statistics where the selectors are 1 (``chosen``) and 0.
+
+        Integer statistics are exact in any order: one product with all systems side by side,
+        the rest as the total minus the chosen. Other statistics (TER's averaged reference
+        lengths) are rounded as BLAS adds them, which depends on the matrix shapes: each
+        system's product is taken as sacrebleu takes it, ``selectors @ stats`` with that one
+        system's columns, so that a trial that ties the real difference ties in both."""
+        if self.scorer.integer_stats:
+            chosen = block.astype(self.dtype) @ self.stacked.astype(self.dtype)
+            return chosen, self.totals[None, :] - chosen
+        on, off = block.astype(np.float64), (~block).astype(np.float64)
+        parts = [np.ascontiguousarray(self._part(self.stacked, k))
+                 for k in range(self.stacked.shape[1] // self.columns)]
+        return (np.concatenate([on @ part for part in parts], axis=1),
+                np.concatenate([off @ part for part in parts], axis=1))
+
     def add(self, selectors: np.ndarray) -> None:
         """One block of trials: system a's statistics where a selector is 1, b's elsewhere, and
-        the other way round (as sacrebleu's ``pos_sel @ a + neg_sel @ b``)."""
-        weights = self.stacked.astype(self.dtype)
-        rows = _block_rows(len(self.stacked))
+        the other way round (as sacrebleu's ``pos_sel @ a + neg_sel @ b``). Blocks hold a
+        multiple of 32 trials: OpenBLAS's AVX-512 kernels summed TER rows in blocks of 7
+        differently from one product of all trials, in blocks of 32 as that product does."""
+        rows = _block_rows(len(self.stacked), _BOOL_ROWS)
         for start in range(0, len(selectors), rows):
-            block = selectors[start : start + rows]
-            chosen = block.astype(self.dtype) @ weights
-            if self.scorer.integer_stats:  # exact integers: the rest is the total minus the chosen
-                others = self.totals[None, :] - chosen
-            else:
-                others = (~block).astype(self.dtype) @ weights
+            chosen, others = self._sums(selectors[start : start + rows])
             for index, (a, b) in enumerate(self.pairs):
                 pseudo_a = self._part(chosen, a) + self._part(others, b)
                 pseudo_b = self._part(others, a) + self._part(chosen, b)
@@ -348,31 +364,104 @@ class _Randomizer:
 # ------------------------------------------------------------------- tests on statistics
 
 
+@dataclass(frozen=True)
+class _Group:
+    """Systems tested on the same segments: all of them, or (segment scores) those rated for
+    every system of the group, so that a pair's test leaves out what either system lacks."""
+
+    rows: np.ndarray | None
+    systems: tuple[int, ...]
+    pairs: tuple[tuple[int, int], ...]
+
+    def matrices(self, matrices: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """The group's systems' statistics on the group's segments, in ``systems`` order."""
+        chosen = [np.asarray(matrices[k]) for k in self.systems]
+        return chosen if self.rows is None else [m[self.rows] for m in chosen]
+
+    def local_pairs(self) -> list[tuple[int, int]]:
+        """``pairs`` as positions in ``systems``."""
+        where = {k: i for i, k in enumerate(self.systems)}
+        return [(where[a], where[b]) for a, b in self.pairs]
+
+    @property
+    def n_segments(self) -> int | None:
+        return None if self.rows is None else int(self.rows.sum())
+
+
+def _rated(scorer: StatsScorer, matrix: np.ndarray) -> np.ndarray | None:
+    """The segments rated in ``matrix`` (None for a metric that rates every segment)."""
+    if scorer.rated_column is None:
+        return None
+    return np.asarray(matrix)[:, scorer.rated_column] > 0
+
+
+def _groups(scorer: StatsScorer, matrices: Sequence[np.ndarray],
+            pairs: Sequence[tuple[int, int]]) -> list[_Group]:
+    """The pairs grouped by the segments both systems are rated on (one group of everything
+    for metrics that rate every segment); a pair rated on no common segment is refused."""
+    if scorer.rated_column is None:
+        return [_Group(None, tuple(range(len(matrices))), tuple(pairs))]
+    rated = [_rated(scorer, m) for m in matrices]
+    found: dict[bytes, tuple[np.ndarray, list[tuple[int, int]]]] = {}
+    for a, b in pairs:
+        rows = rated[a] & rated[b]
+        if not rows.any():
+            raise StatisticsShapeError(
+                f"No segment is rated for both systems of a pair (positions {a + 1} and "
+                f"{b + 1}); a paired test needs segments rated for both.")
+        found.setdefault(np.packbits(rows).tobytes(), (rows, []))[1].append((a, b))
+    return [_Group(rows, tuple(sorted({k for pair in group for k in pair})), tuple(group))
+            for rows, group in found.values()]
+
+
+def _own_rows(scorer: StatsScorer, matrix: np.ndarray) -> np.ndarray:
+    """One system's statistics on its rated segments (all of them for most metrics)."""
+    rows = _rated(scorer, matrix)
+    if rows is None:
+        return np.asarray(matrix)
+    if not rows.any():
+        raise StatisticsShapeError("No segment of the system is rated; a score needs one.")
+    return np.asarray(matrix)[rows]
+
+
 @single_threaded_blas()
 def paired_bootstrap_from_stats(stats: Mapping[str, np.ndarray],
                                 metric: BLEUOptions | StatsScorer, *,
                                 baseline: str | None = None, n_samples: int = 1000,
-                                seed: int | None = 12345, progress: Progress | None = None,
+                                seed: int | None = DEFAULT_SEED, progress: Progress | None = None,
                                 ) -> dict[str, SignificanceResult]:
     """Paired bootstrap resampling (Koehn 2004) on precomputed statistics, as sacrebleu's.
 
     ``metric`` scores the statistics: BLEU's options, or any metric's ``StatsScorer``. The
     result maps each name to its score, p-value against the baseline, and the mean and 95% CI
-    of its resample scores; the baseline comes first.
+    of its resample scores; the baseline comes first. For segment scores, each system is
+    tested on the segments rated for it and the baseline (``n_segments`` says how many).
     """
     scorer = as_scorer(metric)
     names, matrices = _ordered_systems(stats, scorer, baseline)
     n_samples = check_samples(n_samples)
-    rng = np.random.default_rng(resolve_seed(seed))
-    report = _Reporter(progress, n_samples)
-    scores = _bootstrap_scores(matrices, scorer, rng, n_samples, report)
+    seed = resolve_seed(seed)
+    groups = _groups(scorer, matrices, [(0, k) for k in range(1, len(matrices))])
+    report = _Reporter(progress, n_samples * (len(groups) + (scorer.rated_column is not None)))
     real = _exact_scores(matrices, scorer)
-    results = {names[0]: _interval(names[0], real[0], scores[0])}
-    for name, sys_scores, sys_real in zip(names[1:], scores[1:], real[1:], strict=True):
-        p = _bootstrap_p(scores[0], sys_scores, real[0], sys_real)
-        results[name] = _interval(name, sys_real, sys_scores, p)
+    results: dict[str, SignificanceResult] = {}
+    if scorer.rated_column is not None:  # the baseline's own interval, on its rated segments
+        own = _own_rows(scorer, matrices[0])
+        scores = _bootstrap_scores([own], scorer, np.random.default_rng(seed), n_samples,
+                                   report)[0]
+        results[names[0]] = _interval(names[0], real[0], scores, n_segments=len(own))
+    for group in groups:
+        subset = group.matrices(matrices)
+        scores = _bootstrap_scores(subset, scorer, np.random.default_rng(seed), n_samples,
+                                   report)
+        tested = _exact_scores(subset, scorer)
+        results.setdefault(names[0], _interval(names[0], real[0], scores[0]))
+        for index, k in enumerate(group.systems[1:], start=1):
+            p = _bootstrap_p(scores[0], scores[index], tested[0], tested[index])
+            results[names[k]] = _interval(names[k], real[k], scores[index], p,
+                                          n_segments=group.n_segments)
     report.finish()
-    return results
+    return {name: results[name] for name in names}
 
 
 def _exact_scores(matrices: Sequence[np.ndarray], scorer: StatsScorer) -> list[float]:
@@ -383,51 +472,60 @@ def _exact_scores(matrices: Sequence[np.ndarray], scorer: StatsScorer) -> list[f
 @single_threaded_blas()
 def paired_ar_from_stats(stats: Mapping[str, np.ndarray], metric: BLEUOptions | StatsScorer, *,
                          baseline: str | None = None, n_samples: int = 10000,
-                         n_confidence: int = -1, seed: int | None = 12345,
+                         n_confidence: int = -1, seed: int | None = DEFAULT_SEED,
                          progress: Progress | None = None) -> dict[str, SignificanceResult]:
     """Paired approximate randomization (Riezler & Maxwell 2005) on statistics, as sacrebleu's.
 
     ``n_confidence`` is sacrebleu's ``n_ar_confidence``: bootstrap resamples for each system's
-    mean and CI; negative (the default) skips them, 0 means 1000.
+    mean and CI; negative (the default) skips them, 0 means 1000. Segment scores are tested on
+    the segments rated for both systems, as in ``paired_bootstrap_from_stats``.
     """
     scorer = as_scorer(metric)
     names, matrices = _ordered_systems(stats, scorer, baseline)
     n_samples = check_samples(n_samples)
     n_conf = confidence_samples(n_confidence)
     seed = resolve_seed(seed)
-    n_segments = len(matrices[0])
-    report = _Reporter(progress, n_samples + 2 * n_conf)
+    groups = _groups(scorer, matrices, [(0, k) for k in range(1, len(matrices))])
+    report = _Reporter(progress, len(groups) * (n_samples + n_conf) + n_conf)
     real = _exact_scores(matrices, scorer)
-    intervals: list[np.ndarray | None] = [None] * len(matrices)
+    base = _own_rows(scorer, matrices[0])
+    results = {names[0]: SignificanceResult(
+        names[0], real[0], n_segments=None if scorer.rated_column is None else len(base))}
     if n_conf:  # the baseline's interval comes from a generator of its own, as in sacrebleu
-        intervals[0] = _bootstrap_scores(matrices[:1], scorer, np.random.default_rng(seed),
-                                         n_conf, report)[0]
-    rng = np.random.default_rng(seed)
-    randomizer = _Randomizer(matrices, scorer, [(0, k) for k in range(1, len(matrices))])
-    for selectors in _selector_blocks(rng, n_segments, n_samples):
-        randomizer.add(selectors)
-        report.advance(len(selectors))
-    p_values = randomizer.p_values()
-    if n_conf:  # the systems' resamples follow the selectors in the same generator
-        intervals[1:] = _bootstrap_scores(matrices[1:], scorer, rng, n_conf, report)
-    results = {}
-    for k, name in enumerate(names):
-        p = None if k == 0 else p_values[k - 1]
-        scores = intervals[k]
-        results[name] = (SignificanceResult(name, real[k], p) if scores is None
-                         else _interval(name, real[k], scores, p))
+        scores = _bootstrap_scores([base], scorer, np.random.default_rng(seed), n_conf,
+                                   report)[0]
+        results[names[0]] = _interval(names[0], real[0], scores,
+                                      n_segments=results[names[0]].n_segments)
+    for group in groups:
+        subset = group.matrices(matrices)
+        rng = np.random.default_rng(seed)
+        randomizer = _Randomizer(subset, scorer, group.local_pairs())
+        for selectors in _selector_blocks(rng, len(subset[0]), n_samples):
+            randomizer.add(selectors)
+            report.advance(len(selectors))
+        intervals: list[np.ndarray | None] = [None] * len(subset)
+        if n_conf:  # the systems' resamples follow the selectors in the same generator
+            intervals[1:] = _bootstrap_scores(subset[1:], scorer, rng, n_conf, report)
+        for index, (k, p) in enumerate(zip(group.systems[1:], randomizer.p_values(),
+                                           strict=True), start=1):
+            scores = intervals[index]
+            results[names[k]] = (
+                SignificanceResult(names[k], real[k], p, n_segments=group.n_segments)
+                if scores is None else _interval(names[k], real[k], scores, p,
+                                                 n_segments=group.n_segments))
     report.finish()
-    return results
+    return {name: results[name] for name in names}
 
 
 @single_threaded_blas()
 def bootstrap_ci_from_stats(stats: np.ndarray, metric: BLEUOptions | StatsScorer, *,
-                            n_samples: int = 1000, seed: int | None = 12345,
+                            n_samples: int = 1000, seed: int | None = DEFAULT_SEED,
                             rows: np.ndarray | None = None) -> SignificanceResult:
     """Score and bootstrap 95% CI of one system, as sacrebleu's ``corpus_score(n_bootstrap=)``.
 
     ``rows`` (indices or a boolean mask) selects a subset of segments, e.g. a length bucket:
-    the result is that of the subset taken as a corpus of its own.
+    the result is that of the subset taken as a corpus of its own. Segment scores are
+    resampled over their rated segments.
     """
     scorer = as_scorer(metric)
     matrix = _check_matrix(stats, scorer, "the system")
@@ -441,10 +539,12 @@ def bootstrap_ci_from_stats(stats: np.ndarray, metric: BLEUOptions | StatsScorer
         matrix = matrix[selection if selection.dtype == bool else selection.astype(np.intp)]
         if len(matrix) == 0:
             raise StatisticsShapeError("rows selects no segment; a confidence interval needs one.")
+    matrix = _own_rows(scorer, matrix)
     n_samples = check_samples(n_samples)
     rng = np.random.default_rng(resolve_seed(seed))
     scores = _bootstrap_scores([matrix], scorer, rng, n_samples, _Reporter(None, n_samples))[0]
-    return _interval(scorer.name, _exact_scores([matrix], scorer)[0], scores, exact_mean=True)
+    return _interval(scorer.name, _exact_scores([matrix], scorer)[0], scores, exact_mean=True,
+                     n_segments=None if scorer.rated_column is None else len(matrix))
 
 
 def holm_bonferroni(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
@@ -458,43 +558,107 @@ def holm_bonferroni(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
     return adjusted
 
 
+def _group_p_values(group: _Group, matrices: Sequence[np.ndarray], scorer: StatsScorer,
+                    method: str, n_samples: int, seed: int, report: _Reporter) -> list[float]:
+    """The p-values of a group's pairs, from one generator seeded with ``seed``."""
+    subset = group.matrices(matrices)
+    pairs = group.local_pairs()
+    rng = np.random.default_rng(seed)
+    if method == "bs":
+        scores = _bootstrap_scores(subset, scorer, rng, n_samples, report)
+        real = _exact_scores(subset, scorer)
+        return [_bootstrap_p(scores[a], scores[b], real[a], real[b]) for a, b in pairs]
+    randomizer = _Randomizer(subset, scorer, pairs)
+    for selectors in _selector_blocks(rng, len(subset[0]), n_samples):
+        randomizer.add(selectors)
+        report.advance(len(selectors))
+    return randomizer.p_values()
+
+
 @single_threaded_blas()
 def pairwise_significance(stats: Mapping[str, np.ndarray], metric: BLEUOptions | StatsScorer,
                           *, method: str = "bs", n_samples: int | None = None,
-                          seed: int | None = 12345, progress: Progress | None = None,
+                          seed: int | None = DEFAULT_SEED, progress: Progress | None = None,
                           ) -> PairwiseComparison:
     """p-values between every pair of systems, for a significance matrix.
 
     Entry (a, b) is the p-value a paired test with baseline a gives b (the tests are
     symmetric, so the matrix is too); ``adjusted`` applies Holm-Bonferroni over the pairs.
+    Segment scores test each pair on the segments rated for both (``segments`` counts them).
     """
     if method not in DEFAULT_SAMPLES:
         raise UnknownOptionError(f"Unknown method {method!r}; expected 'bs' or 'ar'.")
     scorer = as_scorer(metric)
     names, matrices = _ordered_systems(stats, scorer, None)
     n_samples = DEFAULT_SAMPLES[method] if n_samples is None else check_samples(n_samples)
-    rng = np.random.default_rng(resolve_seed(seed))
+    seed = resolve_seed(seed)
     pairs = [(a, b) for a in range(len(names)) for b in range(a + 1, len(names))]
-    report = _Reporter(progress, n_samples)
-    if method == "bs":
-        scores = _bootstrap_scores(matrices, scorer, rng, n_samples, report)
-        real = _exact_scores(matrices, scorer)
-        p_list = [_bootstrap_p(scores[a], scores[b], real[a], real[b]) for a, b in pairs]
-    else:
-        randomizer = _Randomizer(matrices, scorer, pairs)
-        for selectors in _selector_blocks(rng, len(matrices[0]), n_samples):
-            randomizer.add(selectors)
-            report.advance(len(selectors))
-        p_list = randomizer.p_values()
+    groups = _groups(scorer, matrices, pairs)
+    report = _Reporter(progress, n_samples * len(groups))
+    found: dict[tuple[int, int], float] = {}
+    segments = None if scorer.rated_column is None else np.zeros((len(names),) * 2, np.int64)
+    for group in groups:
+        p_list = _group_p_values(group, matrices, scorer, method, n_samples, seed, report)
+        found.update(zip(group.pairs, p_list, strict=True))
+        if segments is not None:
+            for a, b in group.pairs:
+                segments[a, b] = segments[b, a] = group.n_segments
+    p_list = [found[pair] for pair in pairs]
     raw = np.full((len(names), len(names)), np.nan)
     adjusted = raw.copy()
     for (a, b), p, q in zip(pairs, p_list, holm_bonferroni(p_list), strict=True):
         raw[a, b] = raw[b, a] = p
         adjusted[a, b] = adjusted[b, a] = q
-    raw.setflags(write=False)
-    adjusted.setflags(write=False)
+    for matrix in (raw, adjusted, segments):
+        if matrix is not None:
+            matrix.setflags(write=False)
     report.finish()
-    return PairwiseComparison(tuple(names), raw, adjusted, method)
+    return PairwiseComparison(tuple(names), raw, adjusted, method, segments)
+
+
+@dataclass(frozen=True)
+class PairedTTest:
+    """The paired t-test of two systems' segment scores, as ``comet-compare`` reports it
+    (``scipy.stats.ttest_rel`` of A's against B's): ``t`` and its two-sided ``p_value`` with
+    ``n_segments - 1`` degrees of freedom, over the segments rated for both systems."""
+
+    t: float
+    p_value: float
+    n_segments: int
+    mean_difference: float
+
+    @property
+    def degrees_of_freedom(self) -> int:
+        return self.n_segments - 1
+
+
+def paired_t_test(stats_a: np.ndarray, stats_b: np.ndarray,
+                  metric: BLEUOptions | StatsScorer) -> PairedTTest:
+    """Student's paired t-test of A's and B's per-segment scores (their rows' scores), on the
+    segments both are rated on. No variance in the differences gives t = NaN (all equal) or
+    +-inf with p = 0 (all the same non-zero difference), as scipy does."""
+    scorer = as_scorer(metric)
+    a = _check_matrix(stats_a, scorer, "system A")
+    b = _check_matrix(stats_b, scorer, "system B")
+    if len(a) != len(b):
+        raise LengthMismatchError(f"System A has {len(a)} segments, but B has {len(b)}; a "
+                                  "paired test compares systems segment by segment.")
+    rows = np.ones(len(a), bool)
+    for matrix in (a, b):
+        rated = _rated(scorer, matrix)
+        rows &= True if rated is None else rated
+    differences = scorer.scores(a[rows]) - scorer.scores(b[rows])
+    n = len(differences)
+    if n < 2:
+        raise StatisticsShapeError(f"A paired t-test needs at least 2 segments rated for both "
+                                   f"systems; {n} {'is' if n == 1 else 'are'}.")
+    mean = float(differences.mean())
+    deviation = float(differences.std(ddof=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_value = float(np.divide(mean, deviation / np.sqrt(n)))
+    from .student_t import two_sided_p
+
+    return PairedTTest(t_value, two_sided_p(t_value, n - 1), n, mean)
 
 
 # ------------------------------------------------------------------------ tests on text
@@ -540,7 +704,7 @@ def _system_stats(systems: Mapping[str, Sequence[str]], references: References,
 
 def paired_bootstrap(systems: Mapping[str, Sequence[str]], references: References, *,
                      baseline: str | None = None, n_samples: int = 1000,
-                     seed: int | None = 12345, progress: Progress | None = None,
+                     seed: int | None = DEFAULT_SEED, progress: Progress | None = None,
                      metric: Any = None, **bleu_options: Any) -> dict[str, SignificanceResult]:
     """Paired bootstrap test of systems (name -> hypotheses) against references, as sacrebleu's.
 
@@ -559,7 +723,7 @@ def paired_bootstrap(systems: Mapping[str, Sequence[str]], references: Reference
 def paired_approximate_randomization(
     systems: Mapping[str, Sequence[str]], references: References, *,
     baseline: str | None = None, n_samples: int = 10000, n_confidence: int = -1,
-    seed: int | None = 12345, progress: Progress | None = None, metric: Any = None,
+    seed: int | None = DEFAULT_SEED, progress: Progress | None = None, metric: Any = None,
     **bleu_options: Any,
 ) -> dict[str, SignificanceResult]:
     """Paired approximate randomization test of systems against references, as sacrebleu's.
@@ -579,7 +743,7 @@ def paired_approximate_randomization(
 
 
 def bootstrap_ci(hypotheses: Sequence[str], references: References, *, n_samples: int = 1000,
-                 seed: int | None = 12345, metric: Any = None,
+                 seed: int | None = DEFAULT_SEED, metric: Any = None,
                  **bleu_options: Any) -> SignificanceResult:
     """One system's score with its bootstrap mean and 95% CI (sacrebleu's ``--confidence``);
     the metric is chosen as in ``paired_bootstrap``."""

@@ -9,6 +9,7 @@ direction or source: they are read with the direction guessed from the label, as
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -46,17 +47,14 @@ def from_saved(saved: SavedScores) -> SegmentScores:
                          saved.higher_is_better)
 
 
-def collect(first: SegmentScores | None, aliases: Mapping[str, str] | None,
-            others: Iterable[SegmentScores]) -> tuple[SavedScores, ...]:
-    """Every metric a session holds, as a workspace saves them: ``first`` (the one set the
-    Metrics page loaded, its systems renamed by ``aliases``) first, then ``others`` in order;
-    one per label (the first one given wins)."""
-    found: dict[str, SavedScores] = {}
-    if first is not None:
-        found[first.label] = to_saved(first, aliases)
-    for scores in others:
-        found.setdefault(scores.label, to_saved(scores))
-    return tuple(found.values())
+def collect(scores: Mapping[str, SegmentScores],
+            aliases: Mapping[str, Mapping[str, str]] | None = None) -> tuple[SavedScores, ...]:
+    """Every metric a session holds (label -> scores as read), as a workspace saves them, in
+    order: each with its systems renamed by its ``aliases`` (label -> {the file's name -> the
+    loaded system's})."""
+    aliases = aliases or {}
+    return tuple(dataclasses.replace(to_saved(found, aliases.get(label)), label=label)
+                 for label, found in scores.items())
 
 
 def encode(saved: Iterable[SavedScores]) -> list[dict[str, Any]]:

@@ -1,7 +1,7 @@
 """Streamlit glue shared by the Sentences and Compare pages: system pair, cached tables, details.
 
 Everything here reads the loaded data and options through ``views._session``/``views._state``
-and caches core results on content (``_compute.HASH_FUNCS``), so that after the first load an
+and caches core results on content (``_cache.HASH_FUNCS``), so that after the first load an
 interaction only filters or redraws.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -16,8 +17,10 @@ import bleu
 from bleu.analysis import compare, concordance, highlight
 from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.formatting import SMALL_DELTA, metric_delta
+from bleu.analysis.metric_scores import MetricScores
 from bleu.analysis.segment_edit import edit_segment
 from bleu.analysis.segments import (
+    DIFF,
     reference_lengths,
     sentence_options,
     sentence_scores,
@@ -27,7 +30,7 @@ from bleu.io import TextFile, read_frequencies
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu.explain import Explanation
 from bleu.metrics.bleu.score import BLEUOptions
-from bleu_app.views import _compute, _session, _state
+from bleu_app.views import _cache, _metrics, _session, _state
 
 
 def pair_picker(prefix: str, names: Sequence[str]) -> tuple[str, str]:
@@ -59,6 +62,22 @@ def sentence_smoothing() -> BLEUOptions:
     return sentence_options(_state.options(), method)
 
 
+def score_bounds(table: pd.DataFrame, column: str, bleu_like: bool,
+                 ) -> tuple[float, float, float]:
+    """A score filter's slider: 0..100 (-100..100 for a difference) for BLEU's columns, the
+    column's own range for another metric's (COMET 0..1, MQM negative), and its step."""
+    if bleu_like:
+        return (-100.0 if column == DIFF else 0.0), 100.0, 0.5
+    values = table[column].to_numpy(dtype=float)
+    values = values[~np.isnan(values)]
+    if not len(values):
+        return 0.0, 1.0, 0.01
+    low, high = float(values.min()), float(values.max())
+    span = high - low or 1.0
+    step = 10.0 ** np.floor(np.log10(span / 100))
+    return float(np.floor(low / step) * step), float(np.ceil(high / step) * step), float(step)
+
+
 def documents(data: Dataset) -> tuple[str, ...] | None:
     """Document ids of the segments, from the first stream that has them (else None)."""
     files = [*data.references, *([data.source] if data.source else []), *data.systems.values()]
@@ -68,24 +87,22 @@ def documents(data: Dataset) -> tuple[str, ...] | None:
     return None
 
 
-@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
-def _table(data: Dataset, options: BLEUOptions, sentence: BLEUOptions,
+@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+def _table(data: Dataset, bleu: MetricScores, options: BLEUOptions, sentence: BLEUOptions,
            pair: tuple[str, str]) -> pd.DataFrame:
     return sentence_table(
         {name: file.segments for name, file in data.systems.items()},
-        data.reference_streams, _compute.system_stats(data, options), options,
+        data.reference_streams, bleu.stats, options,
         sentence=sentence, source=data.source.segments if data.source else None,
         documents=documents(data), pair=pair)
 
 
 def table(data: Dataset, sentence: BLEUOptions, pair: tuple[str, str]) -> pd.DataFrame:
     """The sentence table of the loaded data (cached; every call gets its own copy)."""
-    options = _state.options()
-    _compute.system_stats(data, options)  # the progress bar, outside the cached function
-    return _table(data, options, sentence, pair)
+    return _table(data, _metrics.scores(data, "BLEU"), _state.options(), sentence, pair)
 
 
-@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
 def _ngram_differences(a: TextFile, b: TextFile, references: tuple[TextFile, ...],
                        options: BLEUOptions) -> compare.NgramDifferences:
     return compare.ngram_differences(a.segments, b.segments,
@@ -168,7 +185,7 @@ def whatif(data: Dataset, names: Sequence[str], segment: int, sentence: BLEUOpti
         st.button("Reset to the system's output", key=f"{key}_edit_reset", on_click=_reset_edit,
                   args=(text_key, original))
         options = _state.options()
-        result = edit_segment(_compute.system_stats(data, options)[system], segment, edited,
+        result = edit_segment(_metrics.bleu_stats(data)[system], segment, edited,
                               segment_references(data, segment), options, sentence)
         m1, m2 = st.columns(2)
         m1.metric("Sentence BLEU", f"{result.sentence_after:.2f}",
@@ -199,40 +216,63 @@ def frequencies(data: bytes, name: str) -> dict[str, int]:
     return read_frequencies(data, name)
 
 
-@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
-def _buckets(a: TextFile, b: TextFile, references: tuple[TextFile, ...], options: BLEUOptions,
-             sentence: BLEUOptions, analysis: str, n_samples: int,
-             frequency_file: tuple[bytes, str] | None) -> pd.DataFrame:
-    if analysis == "word frequency":
-        return compare.word_accuracy_by_frequency(
-            {"A": a.segments, "B": b.segments}, references[0].segments, options,
-            frequencies=frequencies(*frequency_file) if frequency_file else None,
-            n_samples=n_samples)
-    pair = {"A": _compute.stats_of(a, references, options),
-            "B": _compute.stats_of(b, references, options)}
+def bucket_values(data: Dataset, a: str, b: str, analysis: str,
+                  sentence: BLEUOptions) -> tuple[dict[str, np.ndarray], tuple[float, ...]]:
+    """What puts a segment in a bucket for A and B (``reference length`` is the same for both;
+    ``length difference`` and ``sentence BLEU`` are each system's), and the cutoffs."""
+    bleu = _metrics.bleu_stats(data)
     if analysis == "reference length":
-        cutoffs = compare.LENGTH_CUTOFFS
-        lengths = reference_lengths([ref.segments for ref in references], options)
-        values = {name: lengths for name in pair}
-    elif analysis == "length difference":
-        cutoffs = compare.LENGTH_DIFF_CUTOFFS
-        values = {name: m[:, 0] - m[:, 1] for name, m in pair.items()}
-    else:
-        cutoffs = compare.SENTENCE_BLEU_CUTOFFS
-        values = {name: sentence_scores(m, sentence) for name, m in pair.items()}
-    buckets = {name: compare.assign_buckets(v, cutoffs) for name, v in values.items()}
-    return compare.bleu_by_bucket(pair, buckets, compare.bucket_labels(cutoffs), options,
-                                  n_samples=n_samples)
+        lengths = reference_lengths([ref.segments for ref in data.references],
+                                    _state.options())
+        return {a: lengths, b: lengths}, compare.LENGTH_CUTOFFS
+    if analysis == "length difference":
+        return ({name: bleu[name][:, 0] - bleu[name][:, 1] for name in (a, b)},
+                compare.LENGTH_DIFF_CUTOFFS)
+    return ({name: sentence_scores(bleu[name], sentence) for name in (a, b)},
+            compare.SENTENCE_BLEU_CUTOFFS)
+
+
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+def _buckets(scored: MetricScores, pair: tuple[str, str], values: tuple[np.ndarray, ...],
+             cutoffs: tuple[float, ...], n_samples: int) -> pd.DataFrame:
+    stats = {"A": scored.stats[pair[0]], "B": scored.stats[pair[1]]}
+    buckets = {"A": compare.assign_buckets(values[0], cutoffs),
+               "B": compare.assign_buckets(values[1], cutoffs)}
+    return compare.score_by_bucket(stats, buckets, compare.bucket_labels(cutoffs),
+                                   scored.scorer, n_samples=n_samples)
+
+
+@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+def _word_buckets(a: TextFile, b: TextFile, reference: TextFile, options: BLEUOptions,
+                  n_samples: int, frequency_file: tuple[bytes, str] | None) -> pd.DataFrame:
+    return compare.word_accuracy_by_frequency(
+        {"A": a.segments, "B": b.segments}, reference.segments, options,
+        frequencies=frequencies(*frequency_file) if frequency_file else None,
+        n_samples=n_samples)
 
 
 def buckets(data: Dataset, a: str, b: str, analysis: str, sentence: BLEUOptions,
-            n_samples: int, frequency_file: tuple[bytes, str] | None = None) -> pd.DataFrame:
+            n_samples: int, frequency_file: tuple[bytes, str] | None = None,
+            metric: str = "BLEU") -> pd.DataFrame:
     """compare-mt's bucket analyses for A and B with bootstrap intervals (cached).
 
-    ``analysis``: ``reference length``, ``length difference``, ``sentence BLEU`` or
-    ``word frequency`` (``frequency_file``: the bytes and name of a training-data word-count
-    file, hashed as bytes, parsed once; else the reference's counts).
+    ``analysis``: ``reference length``, ``length difference``, ``sentence BLEU`` (each bucket
+    scored with ``metric``) or ``word frequency`` (``frequency_file``: the bytes and name of a
+    training-data word-count file, hashed as bytes, parsed once; else the reference's counts).
     """
-    found = _buckets(data.systems[a], data.systems[b], data.references, _state.options(),
-                     sentence, analysis, n_samples, frequency_file)
+    if analysis == "word frequency":
+        found = _word_buckets(data.systems[a], data.systems[b], data.references[0],
+                              _state.options(), n_samples, frequency_file)
+    else:
+        values, cutoffs = bucket_values(data, a, b, analysis, sentence)
+        found = _buckets(_metrics.scores(data, metric), (a, b), (values[a], values[b]),
+                         cutoffs, n_samples)
     return found.assign(system=found["system"].map({"A": a, "B": b}))
+
+
+def reference_length_rows(data: Dataset, label: str) -> np.ndarray:
+    """The 0-based segments of one reference-length bucket (the same for every system)."""
+    lengths = reference_lengths([ref.segments for ref in data.references], _state.options())
+    labels = compare.bucket_labels(compare.LENGTH_CUTOFFS)
+    return np.flatnonzero(compare.assign_buckets(lengths, compare.LENGTH_CUTOFFS)
+                          == labels.index(label))

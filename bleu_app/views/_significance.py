@@ -1,93 +1,114 @@
-"""Significance where the comparison is, cached on content: every pair of systems (the
-dashboard's all-pairs view) and A against B (the Compare page), for BLEU and every metric the
-sidebar adds (chrF, chrF++, TER through ``views._metrics``).
-
-BLEU's statistics come from ``views._compute`` (cached per system); another metric's from
-``_metrics.results``, whose ``MetricScores`` is hashed by its statistics' bytes, so a cached
-result always belongs to the numbers it was computed from.
-"""
+"""Significance where the comparison is, for every metric alike, cached on content: each
+metric's dashboard results (bootstrap against the baseline, all pairs, clusters), the dashboard
+that holds them, every pair by AR, and A against B (the Compare page; also on a subset of the
+segments: a Sentences filter or a bucket)."""
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
+from collections.abc import Sequence
+from dataclasses import replace
 
+import numpy as np
 import streamlit as st
 
 from bleu.analysis.compare import PairedComparison, paired_comparison
+from bleu.analysis.dashboard import (
+    Dashboard,
+    MetricResults,
+    assemble_dashboard,
+    metric_results,
+)
 from bleu.analysis.metric_scores import MetricScores
 from bleu.analysis.ranking import AllPairs, all_pairs
-from bleu.io import TextFile
 from bleu.io.dataset import Dataset
-from bleu.metrics.bleu.score import BLEUOptions
-from bleu.metrics.significance import DEFAULT_SAMPLES
-from bleu_app.views import _compute, _metrics, _session, _state
+from bleu.metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED
+from bleu_app.views import _cache, _metrics, _session, _state
 
 #: approximate randomization trials (sacrebleu's default for --paired-ar)
 AR_TRIALS = DEFAULT_SAMPLES["ar"]
-
-
-def _content(scores: MetricScores) -> tuple[str, ...]:
-    """A ``MetricScores``'s cache key: its metric, signature and every system's statistics."""
-    digest = hashlib.sha256()
-    for name, matrix in scores.stats.items():
-        digest.update(name.encode("utf-8") + b"\0" + matrix.tobytes())
-    return scores.metric, scores.signature, digest.hexdigest()
-
-
-HASH_FUNCS = {**_compute.HASH_FUNCS, MetricScores: _content}
+#: the seed of every test (sacrebleu's default)
+SEED = DEFAULT_SEED
 
 
 def n_samples(method: str) -> int:
-    """Resamples of the bootstrap (the sidebar's), trials of approximate randomization."""
+    """Resamples of the bootstrap (the sidebar's), trials of approximate randomization, within
+    the server's budget for the loaded data."""
     return _session.n_bootstrap() if method == "bs" else _session.resamples(AR_TRIALS).used
 
 
-@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=HASH_FUNCS)
-def _bleu_pairs(data: Dataset, options: BLEUOptions, method: str, samples: int) -> AllPairs:
-    stats = {name: _compute.stats_of(file, data.references, options)
-             for name, file in data.systems.items()}
-    return all_pairs(stats, options, method=method, n_samples=samples)
+def baseline(data: Dataset) -> str | None:
+    """The sidebar's baseline where it is one of the loaded systems (and there are two)."""
+    chosen = st.session_state.get(_state.BASELINE)
+    return chosen if chosen in data.systems and len(data.systems) > 1 else None
 
 
-@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=HASH_FUNCS)
-def _metric_pairs(scores: MetricScores, method: str, samples: int) -> AllPairs:
-    return all_pairs(scores.stats, scores.scorer, method=method, n_samples=samples)
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+def _results(scores: MetricScores, chosen: str | None, samples: int) -> MetricResults:
+    return metric_results(scores, baseline=chosen, n_samples=samples, seed=SEED)
+
+
+def results(data: Dataset, metric: str) -> MetricResults:
+    """A metric's bootstrap against the baseline and its all-pairs comparison (cached)."""
+    return _results(_metrics.scores(data, metric), baseline(data), n_samples("bs"))
+
+
+def ranking(data: Dataset) -> str:
+    """The metric that orders the dashboard's tables (BLEU unless the user chose another)."""
+    chosen = st.session_state.get(_state.RANKING)
+    return chosen if chosen in _metrics.names(data) else "BLEU"
+
+
+def dashboard(data: Dataset) -> Dashboard:
+    """The corpus dashboard of every metric of the loaded data (each part cached)."""
+    found = [results(data, metric) for metric in _metrics.names(data)]
+    return assemble_dashboard(found[0], _state.options(), data.n_refs, found[1:],
+                              ranking(data))
+
+
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+def _pairs(scores: MetricScores, method: str, samples: int) -> AllPairs:
+    found = all_pairs(scores.stats, scores.scorer, method=method, n_samples=samples, seed=SEED)
+    return replace(found, metric=scores.metric)
 
 
 def pairs(data: Dataset, metric: str, method: str) -> AllPairs:
-    """Every pair of the loaded systems compared on ``metric`` ("BLEU" or one of the sidebar's)
-    with ``method`` ("bs" or "ar"), Holm-corrected, clustered (cached). BLEU's statistics are
-    the dashboard's (computed, with their progress bar, by ``_compute.system_stats``), and its
-    bootstrap over all pairs is ``Dashboard.pairs``: use that one where the dashboard is."""
-    if metric == "BLEU":
-        return _bleu_pairs(data, _state.options(), method, n_samples(method))
-    found = _metric_pairs(_metrics.results(data, metric), method, n_samples(method))
-    return dataclasses.replace(found, metric=metric)  # named as in the sidebar (chrF, not chrF2)
+    """Every pair of systems compared on ``metric`` with ``method`` ("bs" or "ar"),
+    Holm-corrected, clustered (cached); the bootstrap's is the dashboard's."""
+    if method == "bs":
+        found = results(data, metric).pairs
+        if found is not None:
+            return found
+    return _pairs(_metrics.scores(data, metric), method, n_samples(method))
 
 
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
-def _bleu_pair(a: TextFile, b: TextFile, references: tuple[TextFile, ...],
-               options: BLEUOptions, n_bootstrap: int, n_ar: int) -> PairedComparison:
-    return paired_comparison(_compute.stats_of(a, references, options),
-                             _compute.stats_of(b, references, options), options,
-                             n_bootstrap=n_bootstrap, n_ar=n_ar)
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+def _pair(scores: MetricScores, a: str, b: str, n_bootstrap: int,
+          n_ar: int) -> PairedComparison:
+    found = paired_comparison(scores.stats[a], scores.stats[b], scores.scorer,
+                              n_bootstrap=n_bootstrap, n_ar=n_ar, seed=SEED)
+    return replace(found, metric=scores.metric)
 
 
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=HASH_FUNCS)
-def _metric_pair(scores: MetricScores, a: str, b: str, n_bootstrap: int,
-                 n_ar: int) -> PairedComparison:
-    return paired_comparison(scores.stats[a], scores.stats[b], scores.scorer,
-                             n_bootstrap=n_bootstrap, n_ar=n_ar)
-
-
-def pair_tests(data: Dataset, a: str, b: str) -> list[PairedComparison]:
-    """A against B on BLEU and on every metric chosen in the sidebar: scores, A − B with its
-    95% bootstrap interval, paired bootstrap and approximate-randomization p-values (cached)."""
-    options = _state.options()
-    found = [_bleu_pair(data.systems[a], data.systems[b], data.references, options,
-                        n_samples("bs"), n_samples("ar"))]
-    for metric, scores in _metrics.all_results(data).items():  # named as in the sidebar
-        tested = _metric_pair(scores, a, b, n_samples("bs"), n_samples("ar"))
-        found.append(dataclasses.replace(tested, metric=metric))
+def pair_tests(data: Dataset, a: str, b: str,
+               rows: Sequence[int] | None = None) -> list[PairedComparison]:
+    """A against B on every metric that scores both: scores, A − B with its 95% bootstrap
+    interval, paired bootstrap and approximate-randomization p-values (and, for segment
+    scores, the t-test), cached; ``rows`` (0-based segments) tests a subset taken as a corpus
+    of its own."""
+    found = []
+    for scores in _metrics.all_scores(data).values():
+        if a not in scores.stats or b not in scores.stats:
+            continue
+        if rows is not None:
+            scores = scores.subset(np.asarray(rows))
+            if scores.is_segment_scores and not _both_rated(scores, a, b):
+                continue
+        found.append(_pair(scores, a, b, n_samples("bs"), n_samples("ar")))
     return found
+
+
+def _both_rated(scores: MetricScores, a: str, b: str) -> bool:
+    """Whether at least two segments are rated for both A and B (a test needs them)."""
+    column = scores.scorer.rated_column
+    both = (scores.stats[a][:, column] > 0) & (scores.stats[b][:, column] > 0)
+    return int(both.sum()) >= 2

@@ -18,7 +18,6 @@ from bleu.metrics.bleu.score import SMOOTH_DEFAULTS, BLEUOptions
 DATASET = "dataset"  # the committed bleu.io.dataset.Dataset
 MESSAGES = "data_messages"  # [(kind, text)]: the last data action's outcome, shown on the page
 UPLOADED = "uploaded_signature"  # the uploads last handled (so a rerun does not load them again)
-STAGED = "staged_files"  # the Data page's dropped files with their guessed roles, before loading
 
 # --- options (sidebar) --------------------------------------------------------------------------
 TOKENIZE = "tokenize"
@@ -30,6 +29,7 @@ BASELINE = "baseline"
 N_BOOTSTRAP = "n_bootstrap"
 SENTENCE_SMOOTH = "sentence_smooth"  # sentence BLEU's smoothing (Sentences, Compare)
 OTHER_METRICS = "other_metrics"  # chrF / chrF++ / TER to compute beside BLEU
+RANKING = "ranking_metric"  # the metric that orders the dashboard's tables
 
 SMOOTH_METHODS = ("exp", "floor", "add-k", "none")
 #: the largest smoothing value the sidebar takes: floor replaces a zero count by this many
@@ -43,14 +43,11 @@ SAVED_OPTION_KEYS = (TOKENIZE, LOWERCASE, SMOOTH_METHOD, MAX_NGRAM_ORDER, EFFECT
                      BASELINE, N_BOOTSTRAP)
 #: what a link keeps of the options (the baseline only for a bundled sample: see views/_url.py)
 URL_OPTION_KEYS = (TOKENIZE, LOWERCASE, SMOOTH_METHOD, MAX_NGRAM_ORDER, EFFECTIVE_ORDER,
-                   N_BOOTSTRAP, SENTENCE_SMOOTH, OTHER_METRICS)
+                   N_BOOTSTRAP, SENTENCE_SMOOTH, OTHER_METRICS, RANKING)
 
-# --- external scores (Metrics & human scores page) ---------------------------------------------
-EXTERNAL = "external_scores"  # bleu.io.scores.table.SegmentScores, or None
-#: every segment-score metric of the session (COMET, MQM, ...): label -> SegmentScores, systems
-#: named as loaded; workspaces save and reopen them all (views/_workspace.py)
-SEGMENT_SCORES = "segment_scores"
-ALIASES = "external_aliases"  # file's system name -> loaded system name
+# --- segment scores (Metrics & human scores page; views/_segment_scores.py) --------------------
+SEGMENT_SCORES = "segment_scores"  # label -> bleu.io.scores.table.SegmentScores, as read
+ALIASES = "external_aliases"  # label -> {file's system name -> loaded system name}
 SCORES_FILE = "scores_file"
 SCORES_ERROR = "scores_error"
 

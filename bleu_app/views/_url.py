@@ -24,7 +24,7 @@ from bleu.metrics.bleu.score import SMOOTH_DEFAULTS
 from bleu.metrics.tokenizers import available_tokenizers
 from bleu.workspace import Workspace
 from bleu.workspace.precedence import Opening, opening
-from bleu_app.views import _metrics, _session, _state, _workspace
+from bleu_app.views import _metrics, _segment_scores, _session, _state, _workspace
 
 RESTORED = _state.URL_RESTORED
 SAVED = _state.URL_STATE
@@ -33,7 +33,7 @@ SAMPLE = "sample"
 QUERY = _workspace.QUERY
 SMOOTH_VALUE = "smooth_value"
 #: the bundled samples a link may name (``Dataset.sample`` of the loaded data)
-SAMPLES = (_session.SAMPLE, _metrics.MQM_SAMPLE)
+SAMPLES = (_session.SAMPLE, _segment_scores.MQM_SAMPLE)
 #: option widgets kept in the URL
 OPTIONS = _state.URL_OPTION_KEYS
 #: system choices kept in the URL (only for a bundled sample)
@@ -105,7 +105,8 @@ def _option_name(key: str) -> str:
             _state.EFFECTIVE_ORDER: tr("effective order"),
             _state.N_BOOTSTRAP: tr("bootstrap resamples"),
             _state.SENTENCE_SMOOTH: tr("sentence smoothing"),
-            _state.OTHER_METRICS: tr("also compute")}.get(key, tr("smoothing value"))
+            _state.OTHER_METRICS: tr("also compute"),
+            _state.RANKING: tr("ranking metric")}.get(key, tr("smoothing value"))
 
 
 def _say_overridden(found: Opening) -> None:
@@ -132,8 +133,8 @@ def _open_data(params: Mapping[str, str]) -> Workspace | None:
             _workspace.cannot_open_link(wanted, found)  # stops the run
         return found
     _session.dataset()  # the default sample, committed before the link's options apply
-    if params.get(SAMPLE) == _metrics.MQM_SAMPLE:
-        _metrics.load_mqm_sample()
+    if params.get(SAMPLE) == _segment_scores.MQM_SAMPLE:
+        _segment_scores.load_mqm_sample()
     elif params.get(SAMPLE) == _session.SAMPLE and _session.dataset().sample != _session.SAMPLE:
         _workspace.load(_session.sample_dataset(), None)
     return None

@@ -188,24 +188,19 @@ def _options() -> dict[str, Any]:
 
 
 def _segment_scores() -> tuple[SavedScores, ...]:
-    """Every segment-score metric of the session as a workspace keeps it: the Metrics page's
-    set (``_state.EXTERNAL``, its systems renamed by ``_state.ALIASES``) first, then those of
-    ``_state.SEGMENT_SCORES``."""
+    """Every segment-score metric of the session (``_state.SEGMENT_SCORES``, as read) as a
+    workspace keeps it: systems renamed by ``_state.ALIASES`` to the loaded names."""
     state = st.session_state
-    first = state.get(_state.EXTERNAL)
-    several = state.get(_state.SEGMENT_SCORES) or {}
-    return collect(first if isinstance(first, SegmentScores) else None,
-                   state.get(_state.ALIASES), [scores for scores in several.values()
-                                               if isinstance(scores, SegmentScores)])
+    found = {label: scores for label, scores in (state.get(_state.SEGMENT_SCORES) or {}).items()
+             if isinstance(scores, SegmentScores)}
+    return collect(found, state.get(_state.ALIASES))
 
 
 def _restore_scores(saved: tuple[SavedScores, ...]) -> None:
-    """Put a workspace's scores back: all of them in ``_state.SEGMENT_SCORES`` (by label), the
-    first (the Metrics page's when it was saved) in ``_state.EXTERNAL``."""
+    """Put a workspace's scores back where views/_segment_scores.py reads them: every metric,
+    its systems named as loaded (so no renaming is left to do)."""
     state = st.session_state
-    restored = {one.label: from_saved(one) for one in saved}
-    state[_state.SEGMENT_SCORES] = restored
-    state[_state.EXTERNAL] = next(iter(restored.values()), None)
+    state[_state.SEGMENT_SCORES] = {one.label: from_saved(one) for one in saved}
     state[_state.ALIASES] = {}
 
 

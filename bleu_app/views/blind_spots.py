@@ -18,7 +18,7 @@ from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.io.scores.read import Matching
 from bleu.metrics.bleu.score import BLEUOptions, score_from_stats
-from bleu_app.views import _charts, _compute, _metrics, _session, _state, _tables
+from bleu_app.views import _cache, _charts, _metrics, _segment_scores, _session, _state, _tables
 
 CASES_FILE = _session.SAMPLE_DIR / "blind_spots" / "cases.json"
 LANGUAGE_NAMES = list(LANGUAGES)
@@ -48,7 +48,7 @@ def _case_frame(key: str, tokenize: str, lowercase: bool, synonyms: bool) -> pd.
 
 
 @st.cache_data(max_entries=16, show_spinner="Scoring the output under other settings…",
-               hash_funcs=_compute.HASH_FUNCS)
+               hash_funcs=_cache.HASH_FUNCS)
 def _comparability(system: TextFile, references: tuple[TextFile, ...],
                    options: BLEUOptions) -> pd.DataFrame:
     return interpretation.comparability(
@@ -105,7 +105,8 @@ def own_pair(opts: BLEUOptions, synonyms: bool) -> None:
 
 def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> None:
     """Where sentence BLEU and uploaded segment scores (human, COMET...) disagree most."""
-    matched = _metrics.matching(data)
+    labels = list(_segment_scores.loaded())
+    matched = _segment_scores.matching(data, labels[-1]) if labels else None
     if not isinstance(matched, Matching):
         if isinstance(matched, str):
             st.warning(escape_markdown(matched))
@@ -113,7 +114,7 @@ def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> No
                 "upload their segment scores on the Metrics & human scores page, and this "
                 "section finds the segments where they and BLEU disagree most.")
         st.button("Load the WMT21 en-de sample with its MQM scores", key="blind_load_mqm",
-                  on_click=_metrics.load_mqm_sample)
+                  on_click=_segment_scores.load_mqm_sample)
         return
     external = matched.scores.by_system()
     names = [name for name in data.systems if name in external]
@@ -125,7 +126,7 @@ def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> No
                             index=LANGUAGE_NAMES.index(guessed), key="blind_corpus_language",
                             help="Guessed from the file names or the script; it picks METEOR's "
                                  "stemmer and synonyms and ROUGE's tokens.")
-    stats = _compute.system_stats(data, opts)[system]
+    stats = _metrics.bleu_stats(data)[system]
     bleu_scores = np.asarray(sentence_scores(stats, sentence_options(opts)))
     picked = blind_spots.disagreements(bleu_scores, external[system], k=5)
     st.caption(escape_markdown(
@@ -154,7 +155,7 @@ def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> No
 
 def guide(data: Dataset, opts: BLEUOptions) -> None:
     """The quoted BLEU bands beside the loaded systems' scores, and the caveat shown live."""
-    stats = _compute.system_stats(data, opts)
+    stats = _metrics.bleu_stats(data)
     left, right = st.columns([1, 1])
     with left:
         _tables.dataframe(interpretation.bands_frame(), hide_index=True, key="blind_bands")

@@ -21,7 +21,7 @@ from bleu.errors import InputError
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu.score import BLEUOptions
-from bleu_app.views import _charts, _compute, _session, _state, _tables
+from bleu_app.views import _cache, _charts, _metrics, _session, _state, _tables
 
 OWN_CANDIDATE, OWN_REFERENCES = "bp_candidate", "bp_references"
 st.session_state.setdefault(OWN_CANDIDATE, "the cat sat")
@@ -35,7 +35,7 @@ POSITION_COLUMNS = {"c": Column(COUNT, help="Hypothesis tokens of the whole corp
 
 
 @st.cache_data(max_entries=32, show_spinner="Resizing every hypothesis…",
-               hash_funcs=_compute.HASH_FUNCS)
+               hash_funcs=_cache.HASH_FUNCS)
 def _whatif(system: TextFile, references: tuple[TextFile, ...], opts: BLEUOptions):
     return length_whatif(system.segments, [ref.segments for ref in references], SWEEP,
                          tokenize=opts.tokenize,
@@ -44,7 +44,7 @@ def _whatif(system: TextFile, references: tuple[TextFile, ...], opts: BLEUOption
                          effective_order=opts.effective_order)
 
 
-@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
 def _whatif_specs(system: TextFile, references: tuple[TextFile, ...],
                   opts: BLEUOptions) -> tuple[dict, dict]:
     """The two what-if charts of a system as validated Vega-Lite specs, built once: a slider
@@ -54,7 +54,7 @@ def _whatif_specs(system: TextFile, references: tuple[TextFile, ...],
             charts.whatif_precisions_chart(found).to_dict())
 
 
-@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
 def _buckets(data: Dataset, opts: BLEUOptions):
     return length_buckets({name: file.segments for name, file in data.systems.items()},
                           data.reference_streams, tokenize=opts.tokenize,
@@ -85,7 +85,7 @@ def curve(data: Dataset, opts: BLEUOptions) -> None:
             m4.metric("Your BP", fmt_factor(own.bp))
             st.caption(escape_markdown(own.reason))
 
-    positions = positions_from_stats(_compute.system_stats(data, opts), opts)
+    positions = positions_from_stats(_metrics.bleu_stats(data), opts)
     full, zoomed = st.columns(2)
     _charts.show(full, charts.bp_curve_chart(positions, sentence=own), width="stretch",
                       key="bp_curve_chart")

@@ -11,9 +11,9 @@ from bleu.analysis.ranking import ALPHA
 from bleu.analysis.segments import bleu_column
 from bleu.charts import segments as charts_segments
 from bleu.errors import InputError
+from bleu.i18n import tr
 from bleu_app.views import (
     _charts,
-    _compute,
     _explore,
     _metrics,
     _session,
@@ -31,47 +31,61 @@ if a == b:
     st.warning("Pick two different systems to compare.")
     st.stop()
 sentence = _explore.sentence_smoothing()
-stats = _compute.system_stats(data, options)
+stats = _metrics.bleu_stats(data)
 table = _explore.table(data, sentence, (a, b))
 n_samples = _session.n_bootstrap()
 
-st.subheader("Is the difference significant?")
-with st.spinner("Paired bootstrap and approximate randomization…"):
+st.subheader(tr("Is the difference significant?"))
+with st.spinner(tr("Paired bootstrap and approximate randomization…")):
     tests = _significance.pair_tests(data, a, b)
 found = tests[0]
 m1, m2, m3, m4 = st.columns(4)
-m1.metric(escape_markdown(f"BLEU {a} (A)"), SCORE.text(found.score_a))
-m2.metric(escape_markdown(f"BLEU {b} (B)"), SCORE.text(found.score_b))
+m1.metric(escape_markdown(tr("BLEU {system} (A)").format(system=a)), SCORE.text(found.score_a))
+m2.metric(escape_markdown(tr("BLEU {system} (B)").format(system=b)), SCORE.text(found.score_b))
 m3.metric("A − B", DELTA.text(found.delta), delta_arrow="off", delta_color="off",
-          delta=f"95% CI [{DELTA.text(found.low)}, {DELTA.text(found.high)}]")
-m4.metric("p-value (paired bootstrap)", P_VALUE.text(found.p_bootstrap), delta_arrow="off",
-          delta_color="off", delta=f"AR: {P_VALUE.text(found.p_ar)}")
-_tables.show(compare.paired_table(tests, a, b), compare.paired_columns(a, b), key="pair_tests")
-st.caption(escape_markdown(
-    f"A is the baseline, as in sacrebleu --paired-bs (p: {n_samples:,} bootstrap resamples) and "
-    f"--paired-ar ({_significance.n_samples('ar'):,} trials), seed 12345; the 95% interval of "
-    "A − B "
-    f"comes from the same bootstrap resamples. Significant: p < {ALPHA}. "
-    + _metrics.add_more_hint("test them too")))
+          delta=tr("95% CI [{low}, {high}]").format(low=DELTA.text(found.low),
+                                                    high=DELTA.text(found.high)))
+m4.metric(tr("p-value (paired bootstrap)"), P_VALUE.text(found.p_bootstrap), delta_arrow="off",
+          delta_color="off", delta=tr("AR: {p}").format(p=P_VALUE.text(found.p_ar)))
+_tables.show(compare.paired_table(tests, a, b, data.n_segments), compare.paired_columns(a, b),
+             key="pair_tests")
+if disagree := compare.disagreement(tests, a, b):
+    st.warning(escape_markdown(disagree))
+st.caption(escape_markdown(tr(
+    "A is the baseline, as in sacrebleu --paired-bs (p: {bs} bootstrap resamples) and "
+    "--paired-ar ({ar} trials), seed {seed}; the 95% interval of A − B comes from the same "
+    "bootstrap resamples. Segment scores are tested on the segments rated for both systems. "
+    "Significant: p < {alpha}. ").format(
+    bs=COUNT.text(n_samples), ar=COUNT.text(_significance.n_samples("ar")),
+    seed=_significance.SEED, alpha=ALPHA) + _metrics.add_more_hint(tr("test them too"))))
 
 _explore.resample_note()
 
-st.subheader("Segments that decide the comparison")
-st.caption(escape_markdown(
-    f"Swap to B: how {a}'s corpus BLEU changes if this one segment took {b}'s output "
-    f"(negative: {a}'s output is the better one there). Without it: corpus BLEU without the "
-    "segment, minus corpus BLEU. All from sums of the statistics matrix, no rescoring."))
-k = st.slider("Segments shown", 5, 100, 20, key="deciding_k")
-deciding = compare.deciding_segments(compare.contributions(stats[a], stats[b], options), k)
+st.subheader(tr("Segments that decide the comparison"))
+tested = {test.metric: test for test in tests}
+deciding_metric = st.selectbox(tr("By"), list(tested), key="deciding_metric",
+                               help=tr("The metric whose corpus score the segments move."))
+metric_scores = _metrics.scores(data, deciding_metric)
+st.caption(escape_markdown(tr(
+    "Swap to B: how {a}'s corpus {metric} changes if this one segment took {b}'s output "
+    "(with a higher-is-better metric, negative: {a}'s output is the better one there). Without "
+    "it: corpus {metric} without the segment, minus corpus {metric}. All from sums of the "
+    "statistics matrix, no rescoring.").format(a=a, b=b, metric=deciding_metric)))
+k = st.slider(tr("Segments shown"), 5, 100, 20, key="deciding_k")
+deciding = compare.deciding_segments(
+    compare.contributions(metric_scores.stats[a], metric_scores.stats[b], metric_scores.scorer),
+    k)
 _charts.show(st, charts_segments.contribution_chart(deciding, a, b, systems), width="stretch",
-                key="contribution")
+             key="contribution")
 shown = deciding.merge(table[["id", bleu_column(a), bleu_column(b), a, b]], on="id")
-sentence_help = "sentence BLEU (the smoothing chosen above)."
-numbers = [*list(compare.CONTRIBUTION_COLUMNS)[1:], bleu_column(a), bleu_column(b)]
-_tables.show(shown, {**compare.CONTRIBUTION_COLUMNS,
-                     bleu_column(a): Column(SCORE, f"{a}'s {sentence_help}"),
-                     bleu_column(b): Column(SCORE, f"{b}'s {sentence_help}"),
-                     a: Column(help=f"{a}'s output (A)."), b: Column(help=f"{b}'s output (B).")},
+sentence_help = tr("sentence BLEU (the smoothing chosen above).")
+contribution_columns = compare.contribution_columns(deciding_metric)
+numbers = [*list(contribution_columns)[1:], bleu_column(a), bleu_column(b)]
+_tables.show(shown, {**contribution_columns,
+                     bleu_column(a): Column(SCORE, f"{a}: {sentence_help}"),
+                     bleu_column(b): Column(SCORE, f"{b}: {sentence_help}"),
+                     a: Column(help=tr("{system}'s output (A).").format(system=a)),
+                     b: Column(help=tr("{system}'s output (B).").format(system=b))},
              key="deciding_table", labels={bleu_column(a): "BLEU A", bleu_column(b): "BLEU B",
                                            a: "A", b: "B"},
              widths={"id": 56, **dict.fromkeys(numbers, _tables.NUMBER_WIDTH),
@@ -122,33 +136,53 @@ if chosen is not None:
     segment = int(listing["segment"].iloc[rows[0] if rows else 0])
     _explore.segment_detail(data, a, b, segment, sentence, "ngram", mark=ngram)
 
-st.subheader("Buckets")
-analysis = st.selectbox("Analysis", ("reference length", "length difference",
-                                     "sentence BLEU", "word frequency"), key="bucket_analysis")
+st.subheader(tr("Buckets"))
+left, right = st.columns(2)
+analysis = left.selectbox(tr("Analysis"), ("reference length", "length difference",
+                                           "sentence BLEU", "word frequency"),
+                          key="bucket_analysis")
+bucket_metric = "BLEU"
+if analysis != "word frequency":
+    bucket_metric = right.selectbox(tr("Scored by"), list(tested), key="bucket_metric")
 frequency_file = None
 if analysis == "word frequency":
     upload = st.file_uploader(
-        "Word frequencies (optional): compare-mt's format, one `word<TAB>count` a line",
+        tr("Word frequencies (optional): compare-mt's format, one `word<TAB>count` a line"),
         type=["txt", "tsv", "freq", "counts"], key="frequency_upload",
-        help="Counts from the training data, as compare-mt's --freq_count_file; without it, "
-             "a word's frequency is counted in the first reference.")
+        help=tr("Counts from the training data, as compare-mt's --freq_count_file; without it, "
+                "a word's frequency is counted in the first reference."))
     if upload is not None:
         try:
             _explore.frequencies(upload.getvalue(), upload.name)
             frequency_file = (upload.getvalue(), upload.name)
         except InputError as error:
-            st.error(escape_markdown(f"{error} Frequencies are counted in the reference "
-                                     "instead."))
-frame = _explore.buckets(data, a, b, analysis, sentence, n_samples, frequency_file)
+            st.error(escape_markdown(tr("{error} Frequencies are counted in the reference "
+                                        "instead.").format(error=error)))
+frame = _explore.buckets(data, a, b, analysis, sentence, n_samples, frequency_file,
+                         bucket_metric)
 if analysis == "word frequency":
-    where = "the training data" if frequency_file is not None else "the first reference"
-    chart = charts_segments.bucket_chart(frame, f"Word F-measure by frequency in {where}",
-                                         "F-measure", systems)
+    where = tr("the training data") if frequency_file is not None else tr("the first reference")
+    chart = charts_segments.bucket_chart(
+        frame, tr("Word F-measure by frequency in {where}").format(where=where), "F-measure",
+        systems)
 else:
-    chart = charts_segments.bucket_chart(frame, f"BLEU by {analysis}", systems=systems)
+    chart = charts_segments.bucket_chart(
+        frame, tr("{metric} by {analysis}").format(metric=bucket_metric, analysis=analysis),
+        bucket_metric, systems)
 _charts.show(st, chart, key="bucket_chart")
-st.caption(f"Error bars: 95% bootstrap interval ({n_samples:,} resamples of each bucket); "
-           "bars below: each bucket's size. Empty buckets are left out.")
+st.caption(tr("Error bars: 95% bootstrap interval ({n} resamples of each bucket); bars below: "
+              "each bucket's size. Empty buckets are left out.").format(
+    n=COUNT.text(n_samples)))
+if analysis == "reference length" and len(frame):
+    bucket = st.selectbox(tr("Test A against B on one bucket"),
+                          list(dict.fromkeys(frame["label"])), key="bucket_test")
+    rows = _explore.reference_length_rows(data, bucket)
+    _tables.show(compare.paired_table(_significance.pair_tests(data, a, b, rows), a, b,
+                                      len(rows)),
+                 compare.paired_columns(a, b), key="bucket_pair_tests")
+    st.caption(tr("Every metric's paired tests on the {n} segments whose reference has "
+                  "{bucket} tokens, taken as a test set of their own.").format(
+        n=COUNT.text(len(rows)), bucket=bucket))
 
 docs = _explore.documents(data)
 if docs is not None:

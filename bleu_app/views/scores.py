@@ -1,123 +1,203 @@
-"""External segment scores (COMET, BLEURT, MQM, DA...): upload, name mapping, correlations."""
+"""Metrics & human scores: segment scores (COMET, BLEURT, MetricX, MQM, DA...) loaded as metrics
+beside BLEU on every page, with their direction and system names; how each metric correlates
+with a chosen set of scores; where BLEU and another metric disagree, one click from a
+segment's n-grams."""
 
 import streamlit as st
 
 from bleu import charts
-from bleu.analysis import correlation
+from bleu.analysis import correlation, disagreement
 from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import CORRELATION, COUNT, Column
-from bleu.analysis.metric_scores import HIGHER_IS_BETTER
+from bleu.analysis.formatting import CORRELATION, COUNT, RATIO, SCORE, Column
 from bleu.errors import InputError
+from bleu.i18n import tr
 from bleu.io.scores.mqm import MQM_ALIASES
-from bleu.io.scores.read import Matching, parse_scores, suggest_aliases
-from bleu_app.views import _charts, _compute, _metrics, _session, _state, _tables
+from bleu.io.scores.read import Matching, parse_score_files, suggest_aliases
+from bleu_app.views import _charts, _explore, _metrics, _segment_scores, _session, _state, _tables
 
 NOT_LOADED = "(leave out)"
 #: below this many systems a system-level correlation gets a caveat
 MIN_SYSTEMS = 5
+#: what the uploader says it reads
+FORMATS = ("TSV/CSV with a header (`system`, `seg_id`, a score column named after the metric), "
+           "a WMT MQM `*.avg_seg_scores.tsv` as published, JSON Lines, comet-score's printout "
+           "or its `--to_json` file, or one file per system with one score per line named like "
+           "the system's file (`hyp.UEdin.de.comet`)")
 
 data = _session.dataset()
-st.title("Metrics & human scores")
-st.caption("Upload segment scores from any metric or human judgment, one row per (system, "
-           "segment id, score): a TSV/CSV with a header (e.g. `system`, `seg_id`, `COMET`), or "
-           "a WMT MQM `*.avg_seg_scores.tsv` as published. Segment ids are 1-based line numbers; "
-           "`None` or an empty cell means not rated. Nothing is downloaded: scores from models "
-           "(COMET, BLEURT) are computed elsewhere and uploaded here.")
-st.button("Load the WMT21 en-de sample with its MQM scores", key="load_mqm_sample",
-          on_click=_metrics.load_mqm_sample)
+st.title(tr("Metrics & human scores"))
+st.caption(tr(
+    "Segment scores from any metric or human judgment become metrics beside BLEU on every page "
+    "(dashboard, all pairs, Compare, Sentences, exports), tested the same way. Accepted: "
+    "{formats}. Segment ids are 1-based line numbers; `None` or an empty cell means not rated. "
+    "Nothing is downloaded: scores from models (COMET, BLEURT) are computed elsewhere and "
+    "uploaded here.").format(formats=FORMATS))
+st.button(tr("Load the WMT21 en-de sample with its MQM scores"), key="load_mqm_sample",
+          on_click=_segment_scores.load_mqm_sample)
 
-upload = st.file_uploader("Segment scores (TSV or CSV)", type=["tsv", "csv", "txt"],
-                          key="scores_upload")
-if upload is not None and st.session_state.get(_state.SCORES_FILE) != upload.file_id:
-    st.session_state[_state.SCORES_FILE] = upload.file_id
+uploads = st.file_uploader(tr("Segment scores (one or more files)"), accept_multiple_files=True,
+                           key="scores_upload") or []
+signature = tuple(upload.file_id for upload in uploads)
+if uploads and st.session_state.get(_state.SCORES_FILE) != signature:
+    st.session_state[_state.SCORES_FILE] = signature
     try:
-        parsed = parse_scores(upload.getvalue(), upload.name, n_segments=data.n_segments)
+        found = parse_score_files([(upload.getvalue(), upload.name) for upload in uploads],
+                                  n_segments=data.n_segments)
     except InputError as error:
         st.session_state[_state.SCORES_ERROR] = str(error)
     else:
         st.session_state[_state.SCORES_ERROR] = None
-        known = suggest_aliases(parsed.systems, list(data.systems))
-        _metrics.set_external(parsed, {k: v for k, v in known.items() if k in MQM_ALIASES})
+        for scores in found:
+            known = suggest_aliases(scores.systems, list(data.systems))
+            _segment_scores.add(scores, {k: v for k, v in known.items() if k in MQM_ALIASES})
 if st.session_state.get(_state.SCORES_ERROR):
-    st.error(escape_markdown(st.session_state[_state.SCORES_ERROR] +
-                               " The scores loaded before (if any) are kept."))
+    st.error(escape_markdown(tr("{error} The scores loaded before (if any) are kept.").format(
+        error=st.session_state[_state.SCORES_ERROR])))
 
-scores = st.session_state.get(_state.EXTERNAL)
-if scores is None:
-    st.info("No external scores loaded yet.")
-    st.stop()
-
-st.caption(escape_markdown(
-    f"{scores.label} from {scores.source}: {len(scores.systems)} systems, {scores.rated():,} "
-    f"rated (system, segment) pairs."))
-loaded = list(data.systems)
-unmatched = [name for name in scores.systems if name not in loaded]
-if unmatched:
-    with st.expander(f"Map system names ({len(unmatched)} not loaded under the file's name)",
+loaded = _segment_scores.loaded()
+loaded_systems = list(data.systems)
+for label, scores in list(loaded.items()):
+    with st.expander(tr("{label} from {source}: {systems} systems, {rated} rated (system, "
+                        "segment) pairs").format(label=label, source=scores.source,
+                                                 systems=len(scores.systems),
+                                                 rated=COUNT.text(scores.rated())),
                      expanded=False):
-        aliases = dict(st.session_state.get(_state.ALIASES, {}))
-        options = [NOT_LOADED, *loaded]
-        hints = suggest_aliases(unmatched, loaded)
+        direction = st.radio(
+            tr("Better scores are"), (tr("higher"), tr("lower")), horizontal=True,
+            index=0 if scores.higher_is_better else 1, key=f"direction_{label}",
+            help=tr("Guessed from the name (MetricX and MQM penalties: lower is better); set "
+                    "it if the guess is wrong. WMT's MQM files hold negated penalties: higher."))
+        _segment_scores.set_direction(label, direction == tr("higher"))
+        unmatched = [name for name in scores.systems if name not in loaded_systems]
+        aliases = _segment_scores.aliases(label)
+        options = [NOT_LOADED, *loaded_systems]
+        hints = suggest_aliases(unmatched, loaded_systems)
         for index, name in enumerate(unmatched):
             current = aliases.get(name)
-            hint = f" (did you mean {hints[name]}?)" if name in hints else ""
+            hint = tr(" (did you mean {name}?)").format(name=hints[name]) if name in hints else ""
             choice = st.selectbox(escape_markdown(name + hint), options,
-                                  format_func=show_controls, key=f"alias_{index}_{name}",
+                                  format_func=show_controls, key=f"alias_{label}_{index}_{name}",
                                   index=options.index(current) if current in options else 0)
             if choice == NOT_LOADED:
                 aliases.pop(name, None)
             else:
                 aliases[name] = choice
-        st.session_state[_state.ALIASES] = aliases
+        _segment_scores.set_aliases(label, aliases)
+        matched = _segment_scores.matching(data, label)
+        if isinstance(matched, Matching):
+            if matched.message():
+                st.warning(escape_markdown(matched.message()))
+        else:
+            st.error(escape_markdown(matched))
+        st.button(tr("Remove {label}").format(label=label), key=f"remove_{label}",
+                  on_click=_segment_scores.remove, args=(label,))
 
-matched = _metrics.matching(data)
-if not isinstance(matched, Matching):
-    st.error(escape_markdown(matched or "No external scores."))
+labels = _segment_scores.labels(data)
+names = _metrics.names(data)
+if not labels:
+    st.info(tr("No segment scores match the loaded data yet."))
+else:
+    st.subheader(tr("Correlations"))
+    human = st.selectbox(tr("Correlate with"), labels, key="correlations_with",
+                         index=len(labels) - 1,
+                         help=tr("The scores the other metrics are measured against: usually "
+                                 "human judgments (MQM, DA)."))
+    reference = _metrics.scores(data, human)
+    external = {name: reference.sentence_scores[name] for name in reference.stats}
+    sentence = {"BLEU": _metrics.sentence_bleu(data)}
+    corpus = {}
+    for metric in names:
+        found = _metrics.scores(data, metric)
+        if metric != "BLEU":
+            sentence[metric] = dict(found.sentence_scores)
+        corpus[metric] = dict(found.scores)
+    sentence.pop(human, None)
+    corpus.pop(human, None)
+    rows = [correlation.segment_correlation(metric, by_system, external)
+            for metric, by_system in sentence.items()]
+    rows += [correlation.system_correlation(metric, by_system, external)
+             for metric, by_system in corpus.items()]
+    table = correlation.correlation_table(rows)
+    _tables.show(table, {
+        "level": Column(help=tr("segment: every rated (system, segment) pair, pooled; system: "
+                                "one point per system.")),
+        "n": Column(COUNT, tr("Points correlated.")),
+        **{name: Column(CORRELATION, tr("{name} correlation coefficient").format(name=name)
+                        + (" (tau-b)." if name == "Kendall" else "."))
+           for name in ("Pearson", "Spearman", "Kendall")}}, key="correlations")
+    thin = sorted(set(table.loc[(table["level"] == "system") & (table["n"] < MIN_SYSTEMS), "n"]))
+    if thin:
+        st.warning(escape_markdown(tr(
+            "System-level correlations here come from {n} systems: with fewer than {least}, one "
+            "system can flip the sign, and no coefficient is meaningful (with 3 systems Kendall "
+            "can only be -1, -1/3, 1/3 or 1). Read the segment-level rows, or add systems."
+        ).format(n=" or ".join(map(str, thin)), least=MIN_SYSTEMS)))
+    lower = [metric for metric in corpus if not _metrics.scores(data, metric).higher_is_better]
+    opposite = reference.higher_is_better
+    if lower:
+        st.caption(escape_markdown(tr(
+            "{metrics}: lower is better{flip}, so agreement shows as a negative "
+            "correlation.").format(metrics=", ".join(lower),
+                                   flip="" if opposite else tr(" (and so is {human})").format(
+                                       human=human))))
+    st.caption(escape_markdown(tr(
+        "Segment level: pooled over every rated (system, segment) pair; system level: corpus "
+        "scores against the mean {human} over rated segments. Kendall is tau-b. ").format(
+        human=human) + _metrics.add_more_hint(tr("correlate them too"))))
+    _charts.show(st, charts.correlation_chart(table), key="correlation_chart")
+
+    st.subheader(escape_markdown(tr("{human} against a sentence-level metric").format(
+        human=human)))
+    metric = st.selectbox(tr("Metric"), list(sentence), key="scores_metric")
+    _charts.show(st, charts.external_scatter_chart(
+        sentence[metric], external,
+        metric=tr("sentence BLEU") if metric == "BLEU" else metric, label=human),
+        key="scores_scatter")
+
+others = [name for name in names if name != "BLEU"]
+st.subheader(tr("Where BLEU and another metric disagree"))
+if not others:
+    st.info(tr("Load segment scores above, or add chrF, chrF++ or TER in the sidebar: this "
+               "section then lists the systems and segments where BLEU and that metric "
+               "disagree most."))
     st.stop()
-if matched.message():
-    st.warning(escape_markdown(matched.message()))
-external = matched.scores.by_system()
-label = matched.scores.label
-
-metric_scores = {"BLEU": _metrics.sentence_bleu(data)}
-corpus = {"BLEU": {name: score.score for name, score in _compute.dashboard().scores.items()}}
-for metric, found in _metrics.all_results(data).items():
-    metric_scores[metric] = dict(found.sentence_scores)
-    corpus[metric] = dict(found.scores)
-
-st.subheader("Correlations")
-rows = []
-for metric, by_system in metric_scores.items():
-    rows.append(correlation.segment_correlation(metric, by_system, external))
-for metric, by_system in corpus.items():
-    rows.append(correlation.system_correlation(metric, by_system, external))
-table = correlation.correlation_table(rows)
-_tables.show(table, {"level": Column(help="segment: every rated (system, segment) pair, pooled; "
-                                          "system: one point per system."),
-                     "n": Column(COUNT, "Points correlated."),
-                     **{name: Column(CORRELATION, f"{name} correlation coefficient"
-                                     + (" (tau-b)." if name == "Kendall" else "."))
-                        for name in ("Pearson", "Spearman", "Kendall")}},
-             key="correlations")
-thin = sorted(set(table.loc[(table["level"] == "system") & (table["n"] < MIN_SYSTEMS), "n"]))
-if thin:
-    st.warning(escape_markdown(
-        f"System-level correlations here come from {' or '.join(map(str, thin))} systems: with "
-        f"fewer than {MIN_SYSTEMS}, one system can flip the sign, and no coefficient is "
-        "meaningful (with 3 systems Kendall can only be -1, -1/3, 1/3 or 1). Read the "
-        "segment-level rows, or add systems."))
-lower = [metric for metric in metric_scores if not HIGHER_IS_BETTER.get(metric, True)]
-st.caption(escape_markdown(
-    f"Segment level: pooled over every rated (system, segment) pair; system level: corpus "
-    f"scores against the mean {label} over rated segments. Kendall is tau-b. "
-    + (f"{', '.join(lower)}: lower is better, so agreement shows as a negative correlation. "
-       if lower else "")
-    + _metrics.add_more_hint("correlate them too")))
-_charts.show(st, charts.correlation_chart(table), key="correlation_chart")
-
-st.subheader(escape_markdown(f"{label} against a sentence-level metric"))
-metric = st.selectbox("Metric", list(metric_scores), key="scores_metric")
-_charts.show(st, charts.external_scatter_chart(
-    metric_scores[metric], external,
-    metric="sentence BLEU" if metric == "BLEU" else f"sentence {metric}", label=label),
-    key="scores_scatter")
+other = st.selectbox(tr("Metric"), others, key="disagree_metric")
+bleu_scores, other_scores = _metrics.scores(data, "BLEU"), _metrics.scores(data, other)
+if len(set(bleu_scores.scores) & set(other_scores.scores)) > 1:
+    ranking = disagreement.system_disagreement(bleu_scores, other_scores)
+    _tables.show(ranking, {
+        "system": Column(),
+        "BLEU place": Column(help=tr("1: the best by BLEU.")),
+        **{column: Column(help=tr("Place by {metric} (1: the best).").format(metric=other))
+           for column in ranking.columns if column.endswith("place") and "BLEU" not in column},
+        "BLEU": Column(SCORE, tr("Corpus BLEU.")),
+        other: Column(SCORE, tr("The system's {metric}.").format(metric=other)),
+        "place difference": Column(help=tr("{metric}'s place minus BLEU's: the systems the two "
+                                           "rank furthest apart come first.").format(
+            metric=other))}, key="disagree_systems")
+choices = [name for name in data.systems if name in other_scores.sentence_scores]
+system = st.selectbox(tr("System"), choices, format_func=show_controls, key="disagree_system")
+sentence_options = _explore.sentence_smoothing()
+segments = disagreement.segment_disagreement(
+    _metrics.sentence_bleu(data)[system], other_scores.sentence_scores[system],
+    first_name="BLEU", second_name=other, second_higher=other_scores.higher_is_better, k=20)
+picked = _tables.show(
+    segments, {"id": Column(help=tr("Segment number: click a row to open its n-grams below.")),
+               "BLEU": Column(SCORE, tr("Sentence BLEU.")),
+               other: Column(SCORE, tr("The segment's {metric}.").format(metric=other)),
+               "BLEU place": Column(RATIO, tr("Its place among the system's segments by "
+                                              "sentence BLEU: 0 worst, 1 best.")),
+               f"{other} place": Column(RATIO, tr("Its place by {metric}: 0 worst, 1 best.")
+                                        .format(metric=other)),
+               "gap": Column(RATIO, tr("{metric}'s place minus BLEU's: positive where {metric} "
+                                       "likes the segment more than BLEU does.").format(
+                   metric=other))},
+    key="disagree_segments", on_select="rerun", selection_mode="single-row")
+st.caption(escape_markdown(tr(
+    "The 20 segments of {system} whose places among its segments differ most between sentence "
+    "BLEU and {metric} (each score placed among its own metric's scores, so the scales need "
+    "not match).").format(system=system, metric=other)))
+rows = picked.selection.rows if picked else []
+if len(segments):
+    segment = int(segments["id"].iloc[rows[0] if rows else 0])
+    _explore.segment_detail(data, system, system, segment, sentence_options, "disagree")

@@ -20,7 +20,7 @@ from bleu.io.dataset import Dataset, load_folder
 from bleu.io.scores.mqm import MQM_ALIASES, parse_mqm
 from bleu.io.scores.read import match_systems
 from bleu.io.scores.table import SegmentScores
-from bleu_app.views import _charts, _compute, _metrics, _session, _state, _tables
+from bleu_app.views import _cache, _charts, _segment_scores, _session, _state, _tables
 
 ZH_DIR = _session.SAMPLE_DIR / "wmt22_en-zh_excerpt"
 ZH_LABEL = "Sample: WMT22 English→Chinese, first 300 segments"
@@ -32,26 +32,26 @@ def _unspaced_sample() -> Dataset:
 
 
 @st.cache_data(max_entries=8, show_spinner="Scoring under every tokenizer…",
-               hash_funcs=_compute.HASH_FUNCS)
+               hash_funcs=_cache.HASH_FUNCS)
 def _grid(data: Dataset, names: tuple[str, ...], smooth: str, order: int):
     return tokenizer_grid(_hyps(data, names), data.reference_streams, smooth_method=smooth,
                           max_ngram_order=order)
 
 
-@st.cache_data(max_entries=8, show_spinner="Running NLTK…", hash_funcs=_compute.HASH_FUNCS)
+@st.cache_data(max_entries=8, show_spinner="Running NLTK…", hash_funcs=_cache.HASH_FUNCS)
 def _crosscheck(system: TextFile, references: tuple[TextFile, ...], order: int):
     return nltk_crosscheck(system.segments, [ref.segments for ref in references],
                            max_ngram_order=order)
 
 
 @st.cache_data(max_entries=4, show_spinner="Correlating with MQM…",
-               hash_funcs={**_compute.HASH_FUNCS, SegmentScores: attrgetter("key")})
+               hash_funcs={**_cache.HASH_FUNCS, SegmentScores: attrgetter("key")})
 def _mqm(data: Dataset, scores: SegmentScores, tok: str, lowercase: bool):
     return mqm_correlation(_hyps(data), data.reference_streams, scores, tokenize=tok,
                            lowercase=lowercase)
 
 
-@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=_compute.HASH_FUNCS)
+@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
 def _segmentation(system: TextFile, references: tuple[TextFile, ...]):
     return segmentation_compare(system.segments, [ref.segments for ref in references])
 
@@ -110,7 +110,7 @@ source = st.radio("Data", ["bundled WMT21 en-de MQM sample", "loaded data + an M
 mqm_data, mqm_scores = None, None
 try:
     if source.startswith("bundled"):
-        mqm_data, file_scores = _metrics.mqm_sample()
+        mqm_data, file_scores = _segment_scores.mqm_sample()
         mqm_scores = match_systems(file_scores, list(mqm_data.systems), MQM_ALIASES).scores
     else:
         upload = st.file_uploader("MQM avg_seg_scores TSV", key="mqm_upload")

@@ -7,6 +7,7 @@ the pair's columns only (every column is in the CSV and searchable).
 
 import streamlit as st
 
+from bleu.analysis import compare
 from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.formatting import COUNT, SCORE, Column
 from bleu.analysis.segments import (
@@ -24,7 +25,16 @@ from bleu.analysis.segments import (
 )
 from bleu.charts import segments as charts_segments
 from bleu.errors import InputError
-from bleu_app.views import _charts, _compute, _explore, _metrics, _session, _state, _tables
+from bleu.i18n import tr
+from bleu_app.views import (
+    _charts,
+    _explore,
+    _metrics,
+    _session,
+    _significance,
+    _state,
+    _tables,
+)
 
 data = _session.dataset()
 st.title("Sentences")
@@ -32,7 +42,8 @@ a, b = _explore.pair_picker("sentences", list(data.systems))
 sentence = _explore.sentence_smoothing()
 base = _explore.table(data, sentence, (a, b))
 table = _metrics.extra_columns(base, data, (a, b))
-stats = _compute.system_stats(data, _state.options())
+stats = _metrics.bleu_stats(data)
+extra = [column for column in table.columns if column not in base.columns]
 
 notes = [mean_versus_corpus(name, stats[name], _state.options(), sentence)
          for name in dict.fromkeys((a, b))]
@@ -52,14 +63,15 @@ picked = [int(point["id"]) for point in
           if "id" in point]
 
 st.subheader("Filter")
-score_columns = list(dict.fromkeys([bleu_column(a), bleu_column(b), DIFF]))
+score_columns = list(dict.fromkeys([bleu_column(a), bleu_column(b), DIFF, *extra]))
 length_columns = list(dict.fromkeys([REF_LEN, length_column(a), length_column(b)]))
 f1, f2 = st.columns(2)
-score_column = f1.selectbox("Score", score_columns,
+score_column = f1.selectbox(tr("Score"), score_columns,
                             format_func=show_controls, key="filter_score_column")
-low_limit = -100.0 if score_column == DIFF else 0.0
-score_range = f1.slider("Score range", low_limit, 100.0, (low_limit, 100.0), step=0.5,
-                        key=f"filter_score_range_{score_column == DIFF}")
+low_limit, high_limit, step = _explore.score_bounds(table, score_column,
+                                                     bleu_like=score_column not in extra)
+score_range = f1.slider(tr("Score range"), low_limit, high_limit, (low_limit, high_limit),
+                        step=step, key=f"filter_score_range_{score_column}")
 length_col = f2.selectbox("Length (tokens)", length_columns,
                           format_func=show_controls, key="filter_length_column")
 longest = max(int(table[length_col].max()) if len(table) else 0, 1)
@@ -74,7 +86,7 @@ case = s4.checkbox("Case", key="search_case", help="Match upper/lower case exact
 
 # A slider at its full extent filters nothing (a sentence BLEU of 100 can be 100.00000000000001)
 spec = SegmentFilter(score_column=score_column,
-                     score_range=None if score_range == (low_limit, 100.0) else score_range,
+                     score_range=None if score_range == (low_limit, high_limit) else score_range,
                      length_column=length_col,
                      length_range=None if length_range == (0, longest) else length_range,
                      query=query,
@@ -88,8 +100,9 @@ except InputError as error:
 if picked:
     st.caption(f"{len(picked)} segment(s) selected on the scatter; double-click it to clear.")
 columns = table_columns(table, (a, b))
-columns.update({column: Column(SCORE, "Sentence score from the metric or file named.")
-                for column in table.columns if column not in base.columns})
+columns.update({column: Column(SCORE, tr("Segment score of the metric named (empty: not "
+                                          "rated)."))
+                for column in extra})
 texts = [column for column, spec in columns.items()
          if spec.format is None and column not in (ID, DOCUMENT)]
 references = [column for column in texts if column.startswith("reference")]
@@ -97,8 +110,7 @@ shown_texts = st.multiselect(
     "Text columns", texts, default=[*references[:1], *dict.fromkeys((a, b))],
     format_func=show_controls, key="segments_text_columns",
     help="The texts the table shows (all of them are in the CSV and searched by default).")
-numbers = [*dict.fromkeys((bleu_column(a), bleu_column(b), DIFF)),
-           *(column for column in table.columns if column not in base.columns)]
+numbers = [*dict.fromkeys((bleu_column(a), bleu_column(b), DIFF)), *extra]
 st.caption(f"{COUNT.text(len(shown))} of {COUNT.text(len(table))} segments.")
 selected = _tables.show(
     shown, columns, key="segments_table", on_select="rerun", selection_mode="single-row",
@@ -110,8 +122,17 @@ selected = _tables.show(
                 len(shown_texts), 56 + len(numbers) * _tables.NUMBER_WIDTH
                 + 100 * (DOCUMENT in table.columns), selectable=True))},
 )
-st.download_button("Filtered rows (CSV)", table_csv(shown), "segments.csv", "text/csv",
+st.download_button(tr("Filtered rows (CSV)"), table_csv(shown), "segments.csv", "text/csv",
                    key="download_segments", on_click="ignore")
+if a != b and 1 < len(shown) < len(table) and st.toggle(
+        tr("Test A against B on these {n} segments").format(n=COUNT.text(len(shown))),
+        key="filter_test",
+        help=tr("Every metric's paired tests on the filtered segments, taken as a test set of "
+                "their own (as Marot does for its filters).")):
+    rows = shown["id"].to_numpy() - 1
+    _tables.show(compare.paired_table(_significance.pair_tests(data, a, b, rows), a, b,
+                                      len(rows)),
+                 compare.paired_columns(a, b), key="filter_pair_tests")
 
 rows = selected.selection.rows if selected else []
 choice = int(shown.iloc[rows[0]]["id"]) if rows else (picked[0] if picked else None)

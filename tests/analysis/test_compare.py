@@ -44,7 +44,7 @@ def test_leave_one_out_and_swap_equal_rescoring(pair):
         assert row[compare.LOO_B] == pytest.approx(loo_b, abs=1e-9)
         assert row[compare.LOO_GAP] == pytest.approx(loo_a - loo_b, abs=1e-9)
         assert row[compare.SWAP] == pytest.approx(swap, abs=1e-9)
-    assert list(frame.columns) == list(compare.CONTRIBUTION_COLUMNS)
+    assert list(frame.columns) == list(compare.contribution_columns())
 
 
 def test_deciding_segments_rank_by_absolute_swap(pair):
@@ -155,7 +155,7 @@ def test_bleu_by_bucket_equals_corpus_bleu_of_the_bucket(pair):
     a, _, refs, stats_a, _ = pair
     lengths = stats_a[:, 1]
     buckets = compare.assign_buckets(lengths, compare.LENGTH_CUTOFFS)
-    frame = compare.bleu_by_bucket({"A": stats_a}, {"A": buckets},
+    frame = compare.score_by_bucket({"A": stats_a}, {"A": buckets},
                                    compare.bucket_labels(compare.LENGTH_CUTOFFS), BLEUOptions(),
                                    n_samples=200)
     for _, row in frame.iterrows():

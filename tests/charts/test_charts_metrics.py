@@ -4,6 +4,7 @@ the numbers they are given."""
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -34,8 +35,8 @@ def test_dashboard_is_one_chart_with_every_part():
     spec = charts.dashboard(results).to_dict()
     assert len(spec["vconcat"]) == 3  # BLEU and length; precisions and log parts; all pairs
     chrf = metric_scores.score_systems("chrF", HYPS, REFS)
-    other = {"chrF": metric_scores.significance(chrf, baseline="A", n_samples=50)}
-    spec = charts.dashboard(results, other).to_dict()
+    results = build_dashboard(stats, BLEUOptions(), 1, baseline="A", n_samples=50, other=[chrf])
+    spec = charts.dashboard(results).to_dict()
     assert len(spec["vconcat"]) == 4
     plotted = [row for data in spec["datasets"].values() for row in data if "direction" in row]
     assert {(row["system"], row["score"]) for row in plotted} == {
@@ -43,10 +44,12 @@ def test_dashboard_is_one_chart_with_every_part():
 
 
 def test_metrics_chart_is_dots_best_first_per_metric():
-    results = {"chrF": {"A": bleu.SignificanceResult("A", 50.0, low=49.0, high=51.0),
-                        "B": bleu.SignificanceResult("B", 55.0, low=54.0, high=56.0)},
-               "TER": {"A": bleu.SignificanceResult("A", 40.0),
-                       "B": bleu.SignificanceResult("B", 45.0)}}
+    found = {"chrF": ({"A": bleu.SignificanceResult("A", 50.0, low=49.0, high=51.0),
+                       "B": bleu.SignificanceResult("B", 55.0, low=54.0, high=56.0)}, True),
+             "TER": ({"A": bleu.SignificanceResult("A", 40.0),
+                      "B": bleu.SignificanceResult("B", 45.0)}, False)}
+    results = {metric: SimpleNamespace(significance=by_system, higher_is_better=higher)
+               for metric, (by_system, higher) in found.items()}
     spec = charts.metrics_chart(results).to_dict()
     errors, points = spec["spec"]["layer"]
     assert points["mark"]["type"] == "point" and errors["mark"]["type"] == "rule"

@@ -55,6 +55,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         text = (folder / f"{name}.de").read_text(encoding="utf-8")
         (folder / f"{name}.utf16.de").write_bytes(text.encode("utf-16"))
     (folder / "latin1.de").write_bytes("Stra\xdfe\n".encode("latin-1"))
+    (folder / "nul.de").write_bytes("\n".join(ref_a[:2]).encode() + b"\nDer\x00Hund\n")
     # a Latin-1 line 73 among UTF-8 ones, all in the first block the decoder reads
     late = [line.encode("utf-8") for line in ref_a]
     late[72] = "Stra\xdfe".encode("latin-1")
@@ -213,6 +214,19 @@ def test_stdin_one_system_and_tab_separated_systems(ours, workdir: Path) -> None
     crlf = tabbed.replace("\n", "\r\n")  # stdin takes any line ending, as in sacrebleu
     same_output(ours(["refA.de", "-f", "text"], stdin=crlf)[1],
                 sacrebleu(["refA.de", "-f", "text"], workdir, stdin=crlf))
+
+
+def test_stdin_first_line_keeps_its_fields_whitespace_as_sacrebleu(ours, workdir: Path) -> None:
+    """sacrebleu strips the first stdin line, not its fields (later lines' fields are stripped):
+    with --chrf-whitespace a space before a tab on line 1 counts, and scores as sacrebleu's."""
+    rows = [line.split(" ", 3) for line in read_lines(workdir / "UEdin.de")]
+    tabbed = "".join(" ".join(words[:2]) + "  \t" + " ".join(words[2:]) + " \n" for words in rows)
+    args = ["refA.de", "-m", "chrf", "--chrf-whitespace", "-w", "4", "-f", "text"]
+    status, out, _ = ours(args, stdin=tabbed)
+    assert status == 0
+    same_output(out, sacrebleu(args, workdir, stdin=tabbed))
+    stripped = tabbed.replace("  \t", "\t", 1)  # what stripping line 1's fields would score
+    assert ours(args, stdin=stripped)[1] != out
 
 
 def test_python_dash_m_bleu_in_a_subprocess(workdir: Path) -> None:
@@ -381,6 +395,16 @@ BAD_INPUT = [
     (["refA.de", "-i", "UEdin.de", "Online-W.de", "-e", "utf-16"],
      "refA.de, line 1: not valid utf-16 text (UTF-16 stream does not start with BOM)"),
     (["refA.de", "-i", "UEdin.de", "-e", "no-such-codec"], "Unknown encoding 'no-such-codec'"),
+    (["nul.de", "-i", "UEdin.de"], "nul.de, line 3: a NUL byte (UTF-16 text needs -e utf-16), so "
+     "this is binary data or text that is not line-based"),
+    (["refA.de", "-i", "UEdin.utf16.de"], "UEdin.utf16.de, line 1: not valid utf-8 text"),
+    (["refA.de", "-i", "UEdin.de", "Online-W.de", "--line-limit", "40"],
+     "refA.de, line 1: longer than 40 characters, the line limit (--line-limit), so this is "
+     "binary data or text that is not line-based"),
+    (["refA.de", "-i", "UEdin.de", "--line-limit", "40"], "UEdin.de, line 1: longer than 40 "
+     "characters"),  # one system and BLEU: read while scoring, in chunks, the system first
+    (["-nr", "2", "refAC.tsv", "-i", "UEdin.de", "--line-limit", "200"],
+     "refAC.tsv, line 1: longer than 200 characters"),
 ]
 
 
@@ -400,6 +424,30 @@ def test_bad_stdin(ours) -> None:
     assert status == 1 and "stdin: no input" in err
     status, _, err = ours(["refA.de"], stdin="one line\n")
     assert status == 1 and "refA.de has 100 lines, but stdin has 1" in err
+    status, _, err = ours(["refA.de"], stdin=b"one\r\ntwo\rthr\x00ee\n")
+    assert status == 1 and "stdin, line 3: a NUL byte (UTF-16 text needs -e utf-16), so this is " \
+        "binary data or text that is not line-based; expected text with one segment per line." \
+        in err
+    status, _, err = ours(["refA.de"], stdin=b"one\ntwo\nStra\xdfe\n")
+    assert status == 1 and "stdin, line 3: not valid utf-8 text (invalid continuation byte)" in err
+    status, _, err = ours(["refA.de", "--line-limit", "500"], stdin="short\n" + "x" * 501)
+    assert status == 1 and "stdin, line 2: longer than 500 characters, the line limit" in err
+
+
+@pytest.mark.parametrize("limit", ["0", "-3", "many"])
+def test_line_limit_must_be_one_or_more(limit: str, ours) -> None:
+    with pytest.raises(SystemExit) as stop:
+        ours(["refA.de", "-i", "UEdin.de", "--line-limit", limit])
+    assert stop.value.code == 2
+
+
+def test_line_limit_is_stated_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--line-limit CHARS Refuse input with a line longer than this as binary or not " \
+        "line-based, naming the file (or stdin) and line (default: 1,000,000 characters" \
+        in help_text
 
 
 def test_bad_seed_and_unknown_flag(ours) -> None:

@@ -1,6 +1,8 @@
 """The catalogue of bad inputs, loaded the way the app loads an upload (bleu.io, then
 ``bleu.dataset.assemble``): each is refused with a message naming the file, the place and the
-problem, or loaded with a note on the repair. ``docs/bad_inputs.md`` is rendered from it.
+problem, or loaded with a note on the repair; and the command line's own (``COMMAND_LINE``:
+stdin and files given to ``bleu-explorer``), run through its ``main``. ``docs/bad_inputs.md``
+is rendered from both.
 
 Regenerate the note with ``python tests/io/test_bad_inputs.py > docs/bad_inputs.md``.
 tests/io/test_io.py checks each reader's messages in detail; this file checks the user's path
@@ -10,14 +12,19 @@ tests/io/test_io.py checks each reader's messages in detail; this file checks th
 from __future__ import annotations
 
 import codecs
+import contextlib
 import io
+import os
+import pty
 import struct
 import sys
+import tempfile
 import zipfile
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 import pytest
 import sacrebleu
@@ -31,6 +38,7 @@ from bleu.analysis.budget import (
     fit_resamples,
 )
 from bleu.analysis.escaping import neutralize_csv_cell, show_controls
+from bleu.cli import main as command_line
 from bleu.errors import InputError, InvalidTextError, LengthMismatchError
 from bleu.io import MAX_UPLOAD_MB, TextFile, check_size, detect_format, read_any, read_text
 from bleu.io.dataset import Dataset, assemble
@@ -203,6 +211,109 @@ CATALOGUE: tuple[BadInput, ...] = (
              _b("<script>alert(2)</script>\n" + GOOD.split("\n", 1)[1]), "loaded", ()),
 )
 BY_KEY = {entry.key: entry for entry in CATALOGUE}
+
+#: what a command-line entry's stdin is: bytes piped in, closed (no fd 0), or a terminal
+Stdin = bytes | str
+
+
+@dataclass(frozen=True)
+class CommandLineInput:
+    """One entry of the command line's catalogue: a command as typed (``command``, shown in
+    the note), the arguments it runs here next to REFERENCE saved as ``ref.de`` and GOOD as
+    ``hyp.de``, its stdin (``CLOSED``, ``TERMINAL`` or bytes), and pieces of the message."""
+
+    key: str
+    title: str
+    command: str
+    argv: tuple[str, ...]
+    stdin: Stdin
+    expect: tuple[str, ...]
+
+
+CLOSED, TERMINAL = "closed", "terminal"
+#: the ending of every message about stdin that cannot be read
+_PIPE_OR_I = ("pipe the system output in (bleu-explorer ref.txt < hyp.txt) or give it with -i "
+              "(bleu-explorer ref.txt -i hyp.txt)")
+_BINARY = "so this is binary data or text that is not line-based"
+
+COMMAND_LINE: tuple[CommandLineInput, ...] = (
+    # 2 MiB stand for the 5 GB: reading stops in the first block either way
+    # (tests/cli/test_stdin.py feeds an endless stream under a memory limit)
+    CommandLineInput("stdin_nul", "NUL bytes on stdin (5 GB of them)",
+                     "head -c 5000000000 /dev/zero | bleu-explorer ref.de", ("ref.de",),
+                     b"\x00" * 2**21, ("stdin, line 1: a NUL byte", _BINARY)),
+    CommandLineInput("stdin_no_newline", "Text without a newline on stdin (2 GB)",
+                     "head -c 2000000000 /dev/zero | tr '\\0' a | bleu-explorer ref.de",
+                     ("ref.de",), b"a" * 2**21,
+                     ("stdin, line 1: longer than 1,000,000 characters, the line limit "
+                      "(--line-limit)", _BINARY)),
+    CommandLineInput("file_nul", "A reference file of NUL bytes",
+                     "bleu-explorer /dev/zero -i hyp.de", ("/dev/zero", "-i", "hyp.de"), b"",
+                     ("/dev/zero, line 1: a NUL byte", _BINARY)),
+    CommandLineInput("stdin_latin1", "Latin-1 on stdin (not UTF-8)",
+                     "iconv -t latin1 hyp.de | bleu-explorer ref.de", ("ref.de",),
+                     GOOD.replace("Welt", "Grüß Gott").encode("latin-1"),
+                     ("stdin, line 3: not valid utf-8 text", "give its encoding with -e")),
+    CommandLineInput("stdin_closed", "stdin closed", "bleu-explorer ref.de <&-", ("ref.de",),
+                     CLOSED, ("stdin is closed", _PIPE_OR_I)),
+    CommandLineInput("stdin_terminal", "stdin a terminal: the command typed at a prompt, "
+                     "nothing piped in", "bleu-explorer ref.de", ("ref.de",), TERMINAL,
+                     ("stdin is a terminal", _PIPE_OR_I)),
+    CommandLineInput("dash_id", "A workspace id that starts with '-' (1 in 64 of those older "
+                     "versions made): read as the id, here in an empty database",
+                     "bleu-explorer --workspace -Zx3", ("--workspace", "-Zx3"), b"",
+                     ("No workspace has the id or name '-Zx3'",)),
+)
+
+
+@contextlib.contextmanager
+def _stdin(given: Stdin) -> Iterator[TextIO | None]:
+    """The stdin an entry runs with, as ``sys.stdin`` would be."""
+    if given == CLOSED:
+        yield None  # what Python makes of a closed file descriptor 0
+    elif given == TERMINAL:
+        leader, follower = pty.openpty()
+        try:
+            with open(follower, encoding="utf-8") as terminal:
+                yield terminal
+        finally:
+            os.close(leader)
+    else:
+        assert isinstance(given, bytes)
+        yield io.TextIOWrapper(io.BytesIO(given), encoding="utf-8")
+
+
+def run_command_line(entry: CommandLineInput) -> tuple[int, str]:
+    """Exit status and stderr of ``bleu-explorer`` run on an entry, in a fresh folder with
+    ``ref.de``, ``hyp.de`` and an empty workspace database (named ``$BLEU_EXPLORER_DB``)."""
+    with tempfile.TemporaryDirectory() as folder, contextlib.chdir(folder), \
+            _stdin(entry.stdin) as stdin:
+        Path("ref.de").write_text("\n".join(REFERENCE.segments) + "\n", encoding="utf-8")
+        Path("hyp.de").write_text(GOOD, encoding="utf-8")
+        database = str(Path(folder, "workspaces.sqlite3"))
+        saved = sys.stdin, os.environ.get("BLEU_EXPLORER_DB")
+        sys.stdin, os.environ["BLEU_EXPLORER_DB"] = stdin, database  # type: ignore[assignment]
+        errors = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(errors), contextlib.redirect_stdout(io.StringIO()):
+                status = command_line(list(entry.argv))
+        finally:
+            sys.stdin = saved[0]
+            if saved[1] is None:
+                del os.environ["BLEU_EXPLORER_DB"]
+            else:
+                os.environ["BLEU_EXPLORER_DB"] = saved[1]
+    return status, errors.getvalue().replace(database, "$BLEU_EXPLORER_DB")
+
+
+@pytest.mark.parametrize("entry", COMMAND_LINE, ids=lambda entry: entry.key)
+def test_each_command_line_input_says_stream_place_and_problem(entry):
+    status, stderr = run_command_line(entry)
+    assert status == 1 and "Traceback" not in stderr
+    (error,) = stderr.splitlines()
+    assert error.startswith("bleu-explorer: error: ")
+    for piece in entry.expect:
+        assert piece in error, (piece, error)
 
 
 @dataclass(frozen=True)
@@ -386,7 +497,30 @@ def render_doc() -> str:
         name = entry.name.replace("|", "\\|")  # a code span shows < and > literally
         message = message.replace("<", "&lt;")
         lines.append(f"| {entry.title} | `{name}` | {entry.outcome} | {message} |")
-    return "\n".join(lines + beyond_one_file()) + "\n"
+    return "\n".join(lines + beyond_one_file() + command_line_inputs()) + "\n"
+
+
+def command_line_inputs() -> list[str]:
+    """The command line's catalogue, each entry with the exact line it prints on stderr."""
+    lines = [
+        "",
+        "## The command line",
+        "",
+        "`bleu-explorer` reads every file and stdin as a stream: a NUL byte, or a line longer",
+        "than the line limit (1,000,000 characters; `--line-limit` changes it), is refused as",
+        "binary or not line-based as soon as it is read, with the stream and the line (5 GB of",
+        "NULs on stdin: refused after the first half-megabyte block, in about 30 MB of memory;",
+        "tests/cli/test_stdin.py). Each message below is one line on stderr, exit status 1.",
+        "Run next to a 3-line `ref.de` and `hyp.de`.",
+        "",
+        "| Input | Command | What the user reads |",
+        "|---|---|---|",
+    ]
+    for entry in COMMAND_LINE:
+        message = run_command_line(entry)[1].strip().replace("|", "\\|").replace("<", "&lt;")
+        command = entry.command.replace("|", "\\|")
+        lines.append(f"| {entry.title} | `{command}` | {message} |")
+    return lines
 
 
 def beyond_one_file() -> list[str]:

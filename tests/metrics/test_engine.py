@@ -288,3 +288,20 @@ def test_arrow_is_used_when_loaded_or_when_the_corpus_repays_loading_it(monkeypa
     assert stats.arrow_pays(stats.ARROW_MIN_LINES)
     monkeypatch.setitem(sys.modules, "pyarrow.compute", object())
     assert stats.arrow_pays(1)
+
+
+def test_one_clipping_rule_for_engine_and_explain() -> None:
+    """The engine's matches and explain's credited counts both come from the clipping module:
+    "the the the the" against "the cat is on the mat" credits 2 of 4, the most one reference
+    holds (Papineni et al.'s example, computed by hand)."""
+    import bleu
+    from bleu.metrics.bleu.clipping import credited, credited_occurrences, reference_max
+
+    explained = bleu.explain("the the the the", ["the cat is on the mat"])
+    unigram = explained.ngrams[0][0]
+    assert (unigram.count, unigram.max_ref_count, unigram.credited) == (4, 2, 2)
+    assert unigram.credited_positions == credited_occurrences((0, 1, 2, 3), 2) == (0, 1)
+    stats = bleu.segment_stats(["the the the the"], [["the cat is on the mat"]])
+    assert stats[0, 2] == int(credited(4, 2)) == 2
+    keys, maxima = reference_max(np.array([7, 3, 7, 3]), np.array([1, 2, 3, 1]))
+    assert keys.tolist() == [3, 7] and maxima.tolist() == [2, 3]

@@ -391,6 +391,7 @@ class _FloatScorer:
     """A stand-in metric with two float statistics per segment (as TER's)."""
 
     name, higher_is_better, integer_stats, columns = "float", True, False, 2
+    float32_resamples, rated_column = True, None
 
     def scores(self, sums: np.ndarray) -> np.ndarray:
         return sums[:, 0] / sums[:, 1]

@@ -1,6 +1,7 @@
 """Segment scores in a workspace (``bleu.workspace.scores``): every metric goes to the saved form
 and back unchanged (NaN as None, direction and source kept), the session's sets are collected
-once per label, and both JSON forms the database has held are read."""
+in order with their systems named as loaded, and both JSON forms the database has held are
+read."""
 
 from __future__ import annotations
 
@@ -55,19 +56,20 @@ def test_aliases_name_systems_as_loaded() -> None:
                                 True, "comet.tsv")
 
 
-def test_collect_puts_the_metrics_page_set_first_once_per_label() -> None:
-    def one(label: str, value: float, source: str = "f") -> SegmentScores:
-        return SegmentScores(label, ("A",), np.array([[value]]), source,
+def test_collect_keeps_every_metric_in_order_named_as_loaded() -> None:
+    def one(label: str, value: float, source: str) -> SegmentScores:
+        return SegmentScores(label, ("Nemo", "B"), np.array([[value], [value]]), source,
                              label != "MetricX")
 
-    page = one("COMET", 0.9, "page.tsv")
-    others = [one("MQM", -1.0), one("COMET", 0.1, "other.tsv"), one("MetricX", 3.0)]
-    found = collect(page, {}, others)
-    assert [(s.label, s.source) for s in found] == [("COMET", "page.tsv"), ("MQM", "f"),
-                                                    ("MetricX", "f")]
-    assert found[2].higher_is_better is False
-    assert collect(None, None, others)[0].label == "MQM"
-    assert collect(None, None, []) == ()
+    session = {"COMET": one("COMET", 0.9, "comet.tsv"), "MQM": one("MQM", -1.0, "mqm.tsv"),
+               "MetricX": one("MetricX", 3.0, "metricx.jsonl")}
+    found = collect(session, {"MQM": {"Nemo": "NVIDIA-NeMo"}})
+    assert [(s.label, s.source, s.higher_is_better) for s in found] == [
+        ("COMET", "comet.tsv", True), ("MQM", "mqm.tsv", True),
+        ("MetricX", "metricx.jsonl", False)]
+    assert [list(s.scores) for s in found] == [["Nemo", "B"], ["NVIDIA-NeMo", "B"],
+                                               ["Nemo", "B"]]
+    assert collect({}) == ()
 
 
 def test_scores_saved_before_version_4_guess_their_direction() -> None:

@@ -3,6 +3,7 @@ the files it came from."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -13,6 +14,7 @@ from conftest import DATA_DIR
 
 from bleu.cli import main
 from bleu.workspace import WorkspaceStore
+from bleu.workspace.model import new_edit_token
 
 REPO = Path(__file__).resolve().parents[2]
 WMT17 = DATA_DIR / "wmt17_newstest2017_en-de"
@@ -72,6 +74,31 @@ def test_save_then_score_from_the_workspace(database: Path, capsys) -> None:
     status, out, err = run(capsys, "--workspace", info.id, "-i", str(SYSTEMS["KIT.4950"]), "-b")
     assert status == 0, err
     assert out.strip() == sacrebleu_score("KIT.4950")
+
+
+def test_an_id_or_name_that_starts_with_a_dash(database: Path, capsys) -> None:
+    """About 1 in 64 ids that older versions made start with '-' (secrets.token_urlsafe), and a
+    name may: ``--workspace -Zx3...`` and ``--save-workspace -draft`` take them as values."""
+    status, _, err = run(capsys, str(REF), "-i", str(SYSTEMS["C-3MA.4959"]),
+                         "--save-workspace", "-draft")
+    assert status == 0, err
+    store = WorkspaceStore(database)
+    (info,) = store.list()
+    assert info.name == "-draft"
+    old_id = "-Zx3" + info.id[4:]  # the same workspace under an id as older versions made it
+    store.save(dataclasses.replace(store.load(info.id), id=old_id), token=new_edit_token())
+    expected = sacrebleu_score("C-3MA.4959")
+    for given in (["--workspace", old_id], [f"--workspace={old_id}"], ["--works", old_id]):
+        status, out, err = run(capsys, *given, "-b")
+        assert status == 0, (given, err)
+        assert out.strip() == expected
+    status, out, err = run(capsys, "--workspace", old_id, "-i", str(SYSTEMS["KIT.4950"]), "-b")
+    assert status == 0 and out.strip() == sacrebleu_score("KIT.4950"), err
+    # an option right after --workspace is still an option: argparse's own message
+    with pytest.raises(SystemExit) as stop:
+        run(capsys, "--workspace", "-i", str(SYSTEMS["KIT.4950"]))
+    assert stop.value.code == 2
+    assert "argument --workspace: expected one argument" in capsys.readouterr().err
 
 
 def test_workspace_errors_say_what_is_wrong(database: Path, capsys) -> None:

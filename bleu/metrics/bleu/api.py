@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import UnknownOptionError
-from ..base import Signature
+from ..base import Metric, Signature
 from ..checks import References, check_text_stream
 from ..tokenizers import get_tokenizer
 from .engine import ReferenceTable, segment_stats_once, warn_if_tokenized
@@ -37,7 +37,7 @@ def signature(options: BLEUOptions, n_refs: int, **resampling: Any) -> str:
     return bleu_signature(options, n_refs, **resampling).format()
 
 
-class BLEU:
+class BLEU(Metric):
     """BLEU with fixed options; references given here are tokenized and counted once.
 
     Mirrors ``sacrebleu.metrics.BLEU`` (same arguments, in the same order): ``corpus_score`` and
@@ -57,61 +57,57 @@ class BLEU:
         )
         get_tokenizer(self.options.tokenize)  # refuse an unknown tokenizer now, not later
         self.force = force
-        self._table = ReferenceTable(references, self.options) if references is not None else None
+        super().__init__(BLEUScorer(self.options), references)
 
     @property
-    def scorer(self) -> BLEUScorer:
-        """Scores of summed statistics, for significance tests (``bleu.metrics.significance``)."""
-        return BLEUScorer(self.options)
+    def arguments(self) -> dict[str, Any]:
+        """The constructor's arguments but the references (to make a twin with others)."""
+        options = self.options
+        return {"lowercase": options.lowercase, "force": self.force,
+                "tokenize": options.tokenize, "smooth_method": options.smooth_method,
+                "smooth_value": options.smooth_value,
+                "max_ngram_order": options.max_ngram_order,
+                "effective_order": options.effective_order}
 
-    def _stats(self, hypotheses: Sequence[str], references: References | None,
-               ) -> tuple[np.ndarray, int]:
-        """The statistics matrix and the references per segment: against ``references`` used
-        this once, or (None) against the cached ones."""
-        if references is not None:
-            return segment_stats_once(references, hypotheses, self.options)
-        if self._table is None:
-            raise ValueError("No references given, and none were given to BLEU(references=...).")
-        return self._table.segment_stats(hypotheses), self._table.n_refs
+    def _prepare(self, references: References, n_segments: int | None = None,
+                 ) -> ReferenceTable:
+        return ReferenceTable(references, self.options)
+
+    def _stats(self, hypotheses: Sequence[str], references: ReferenceTable) -> np.ndarray:
+        return references.segment_stats(hypotheses)
+
+    def _stats_once(self, hypotheses: Sequence[str], references: References,
+                    ) -> tuple[np.ndarray, int]:
+        """References used once skip the table: each chunk encoded, counted and matched in one
+        task (``segment_stats_once``)."""
+        return segment_stats_once(references, hypotheses, self.options)
+
+    def _signature(self, n_refs: int, **resampling: Any) -> Signature:
+        return bleu_signature(self.options, n_refs, **resampling)
 
     def segment_stats(self, hypotheses: Sequence[str], references: References | None = None,
                       ) -> np.ndarray:
-        """One row per segment: ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (int64)."""
-        stats = self._stats(hypotheses, references)[0]  # checks the hypotheses too
+        """One row per segment: ``[hyp_len, ref_len, matches_1..N, totals_1..N]`` (int64);
+        warns, as sacrebleu, when the hypotheses look tokenized (unless ``force``)."""
+        stats = super().segment_stats(hypotheses, references)  # checks the hypotheses too
         if not self.force:
             warn_if_tokenized(hypotheses)
         return stats
 
-    def get_signature(self, n_refs: int | None = None, **resampling: Any) -> Signature:
-        """The signature object (sacrebleu's ``get_signature``): its references per segment
-        (the cached references', else 1), with a test's or CI's resampling fields."""
-        if n_refs is None:
-            n_refs = self._table.n_refs if self._table is not None else 1
-        return bleu_signature(self.options, n_refs, **resampling)
-
-    def signature(self, n_refs: int | None = None, **resampling: Any) -> str:
-        """The signature's long form."""
-        return self.get_signature(n_refs, **resampling).format()
-
-    def score_stats(self, stats: np.ndarray, n_refs: int | None = None) -> BLEUScore:
-        """The corpus score of a statistics matrix (its rows summed)."""
+    def score_stats(self, stats: np.ndarray) -> BLEUScore:
+        """The corpus score of a statistics matrix (its rows summed), with the signature of
+        the references last used (1 reference before any)."""
+        n_refs = self.n_refs if self.n_refs is not None else 1
         return score_from_stats(np.asarray(stats).sum(axis=0), self.options,
-                                self.signature(n_refs))
-
-    def corpus_score(self, hypotheses: Sequence[str], references: References | None = None,
-                     ) -> BLEUScore:
-        stats, n_refs = self._stats(hypotheses, references)  # checks the hypotheses first
-        if not self.force:
-            warn_if_tokenized(hypotheses)
-        return self.score_stats(stats, n_refs)
+                                self._signature(n_refs).format())
 
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> BLEUScore:
         """BLEU of one segment against its references (a list of strings)."""
         check_text_stream([hypothesis], "hypothesis")
         check_text_stream(references, "references", allow_none=True)
-        stats, n_refs = segment_stats_once([[ref] for ref in references], [hypothesis],
-                                           self.options)
-        return self.score_stats(stats, n_refs)
+        stats, self.n_refs = segment_stats_once([[ref] for ref in references], [hypothesis],
+                                                self.options)
+        return self.score_stats(stats)
 
 
 def _effective(effective_order: bool | None, use_effective_order: bool | None,

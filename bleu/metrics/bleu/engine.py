@@ -51,6 +51,7 @@ from ..checks import (
 from ..threads import map_chunks, thread_count
 from ..tokenizers import get_tokenizer
 from ..tokenizers.words import Words
+from .clipping import clipped_sums
 from .score import BLEUOptions
 
 logger = logging.getLogger("bleu")
@@ -268,13 +269,6 @@ def _count_chunk(refs: _ChunkRefs, max_order: int) -> tuple[_OrderTable, ...]:
     return tuple(orders)
 
 
-def _clipped(counts: np.ndarray, max_counts: np.ndarray, bounds: np.ndarray) -> np.ndarray:
-    """Per segment, the sum of hypothesis counts clipped to the references' max counts."""
-    credited = np.zeros(len(counts) + 1, np.int64)
-    np.cumsum(np.minimum(counts, max_counts), out=credited[1:])
-    return credited[bounds[1:]] - credited[bounds[:-1]]
-
-
 def _hypothesis_matches(refs: _ChunkRefs, orders: Sequence[_OrderTable],
                         hypotheses: Words) -> np.ndarray:
     """Clipped matches per segment and order, looked up in counted reference tables."""
@@ -296,7 +290,7 @@ def _hypothesis_matches(refs: _ChunkRefs, orders: Sequence[_OrderTable],
         known = order.keys[ranks] == wanted
         ends, ranks = ends[known], ranks[known]
         counts = np.bincount(ranks, minlength=len(order.keys))
-        matches[:, n - 1] = _clipped(counts, order.max_counts, order.segment_bounds)
+        matches[:, n - 1] = clipped_sums(counts, order.max_counts, order.segment_bounds)
     return matches
 
 

@@ -14,6 +14,7 @@ from ...errors import MissingReferenceError
 from ..checks import check_text_stream
 from ..tokenizers import get_tokenizer
 from .api import signature
+from .clipping import credited, credited_occurrences
 from .engine import tokenize_line
 from .score import BLEUOptions, BLEUScore, brevity_penalty, score_from_stats
 
@@ -44,7 +45,7 @@ class NgramMatch:
 
     @property
     def credited_positions(self) -> tuple[int, ...]:
-        return self.positions[: self.credited]
+        return credited_occurrences(self.positions, self.credited)
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def explain(hypothesis: str, references: Sequence[str | None], *, tokenize: str 
             ngrams.append(NgramMatch(
                 ngram=gram, positions=tuple(where), count=len(where), ref_counts=ref_counts,
                 max_ref_count=best, best_reference=ref_counts.index(best) if best else None,
-                credited=min(len(where), best),
+                credited=int(credited(len(where), best)),
             ))
         for k, grams in ref_grams.items():
             starts = (s for gram, where in grams.items() if gram in hyp_grams for s in where)

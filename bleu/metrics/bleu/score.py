@@ -233,6 +233,8 @@ class BLEUScorer:
     name: str = "BLEU"
     higher_is_better: bool = True
     integer_stats: bool = True
+    float32_resamples: bool = False
+    rated_column: int | None = None
 
     @property
     def columns(self) -> int:

@@ -39,8 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import MissingReferenceError
-from ..base import Signature
+from ..base import Metric, Signature
 from ..checks import References, check_text_stream
 from .fscore import CHRFScorer
 from .score import CHRFOptions, CHRFScore, chrf_signature
@@ -49,25 +48,15 @@ from .stats import ReferenceSet
 __all__ = ["CHRF", "CHRFScore", "CHRFScorer", "corpus_chrf", "sentence_chrf"]
 
 
-class CHRF:
-    """chrF (chrF++ with ``word_order=2``) with fixed options, as ``sacrebleu.metrics.CHRF``.
-
-    Like sacrebleu's, the object remembers how many references per segment it last scored
-    with (its signature's ``nrefs``).
-    """
+class CHRF(Metric):
+    """chrF (chrF++ with ``word_order=2``) with fixed options, as ``sacrebleu.metrics.CHRF``."""
 
     def __init__(self, char_order: int = 6, word_order: int = 0, beta: float = 2,
                  lowercase: bool = False, whitespace: bool = False,
                  eps_smoothing: bool = False, references: References | None = None) -> None:
         self.options = CHRFOptions(char_order, word_order, beta, lowercase, whitespace,
                                    eps_smoothing)
-        #: the scorer of summed statistics (significance tests, per-segment scores)
-        self.scorer = CHRFScorer(self.options)
-        self._references = (ReferenceSet(references, self.options)
-                            if references is not None else None)
-        #: sacrebleu's ``nrefs`` of the references last used (-1: it varies); None before any
-        self.n_refs: int | None = (self._references.n_refs
-                                   if self._references is not None else None)
+        super().__init__(CHRFScorer(self.options), references)
 
     @property
     def arguments(self) -> dict[str, Any]:
@@ -77,24 +66,17 @@ class CHRF:
                 "beta": options.beta, "lowercase": options.lowercase,
                 "whitespace": options.whitespace, "eps_smoothing": options.eps_smoothing}
 
-    def _reference_set(self, hypotheses: Sequence[str],
-                       references: References | None) -> ReferenceSet:
-        if references is None:
-            if self._references is None:
-                raise MissingReferenceError(
-                    "No references given, and none were given to CHRF(references=...).")
-            return self._references
-        check_text_stream(hypotheses, "hypotheses")
-        refs = ReferenceSet(references, self.options, len(hypotheses))
-        self.n_refs = refs.n_refs
-        return refs
+    def _prepare(self, references: References, n_segments: int | None = None) -> ReferenceSet:
+        return ReferenceSet(references, self.options, n_segments)
 
-    def segment_stats(self, hypotheses: Sequence[str], references: References | None = None,
-                      ) -> np.ndarray:
+    def _stats(self, hypotheses: Sequence[str], references: ReferenceSet) -> np.ndarray:
         """One int64 row per segment: ``[hyp, ref, match]`` per character order, then per
         word order, against the segment's best reference (sacrebleu's
         ``_extract_corpus_statistics``)."""
-        return self._reference_set(hypotheses, references).segment_stats(hypotheses)
+        return references.segment_stats(hypotheses)
+
+    def _signature(self, n_refs: int, **resampling: Any) -> Signature:
+        return chrf_signature(self.options, n_refs, **resampling)
 
     def score_stats(self, stats: np.ndarray) -> CHRFScore:
         """The corpus score of a statistics matrix (its rows summed)."""
@@ -102,34 +84,11 @@ class CHRF:
         score = self.scorer.score(np.asarray(stats, dtype=np.int64).sum(axis=0))
         return CHRFScore(score, options.char_order, options.word_order, options.beta)
 
-    def corpus_score(self, hypotheses: Sequence[str], references: References | None = None,
-                     ) -> CHRFScore:
-        """chrF of a corpus; ``references`` (streams) None uses the constructor's."""
-        return self.score_stats(self.segment_stats(hypotheses, references))
-
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> CHRFScore:
         """chrF of one segment against its references (a list of strings, None skipped)."""
         check_text_stream([hypothesis], "hypothesis")
         check_text_stream(references, "references", allow_none=True)
         return self.score_stats(self.segment_stats([hypothesis], [[ref] for ref in references]))
-
-    def sentence_scores(self, hypotheses: Sequence[str], references: References | None = None,
-                        ) -> np.ndarray:
-        """Every segment's sentence score at once, equal to ``sentence_score`` of each."""
-        return self.scorer.scores(self.segment_stats(hypotheses, references))
-
-    def get_signature(self, **resampling: Any) -> Signature:
-        """The signature object (sacrebleu's ``get_signature``), once references are known;
-        ``resampling`` adds a test's or CI's ``bs``, ``ar`` and ``seed``."""
-        if self.n_refs is None:
-            raise ValueError("The number of references is unknown: score something first, or "
-                             "give the references to CHRF(references=...).")
-        return chrf_signature(self.options, self.n_refs, **resampling)
-
-    @property
-    def signature(self) -> str:
-        """sacrebleu's signature string, ``version:`` naming this package."""
-        return str(self.get_signature())
 
 
 def corpus_chrf(hypotheses: Sequence[str], references: References, char_order: int = 6,

@@ -148,6 +148,8 @@ class CHRFScorer:
     options: CHRFOptions
     higher_is_better: bool = True
     integer_stats: bool = True
+    float32_resamples: bool = False
+    rated_column: int | None = None
 
     @property
     def name(self) -> str:

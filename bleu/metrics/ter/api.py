@@ -36,8 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from ...errors import MissingReferenceError, UnknownOptionError
-from ..base import Signature
+from ...errors import UnknownOptionError
+from ..base import Metric, Signature
 from ..checks import (
     References,
     check_hypotheses,
@@ -68,16 +68,9 @@ def _options(**flags: Any) -> TEROptions:
     return TEROptions(**{name: bool(value) for name, value in flags.items()})
 
 
-class TER:
+class TER(Metric):
     """TER with fixed options, as ``sacrebleu.metrics.TER``; references given here are
-    tokenized once, for every system scored against them.
-
-    Like sacrebleu's, the object remembers how many references per segment it last scored
-    with (its signature's ``nrefs``).
-    """
-
-    #: the scorer of summed statistics (significance tests, per-segment scores)
-    scorer = TERScorer()
+    tokenized once, for every system scored against them."""
 
     def __init__(self, normalized: bool = False, no_punct: bool = False,
                  asian_support: bool = False, case_sensitive: bool = False,
@@ -85,47 +78,30 @@ class TER:
         self.options = _options(normalized=normalized, no_punct=no_punct,
                                 asian_support=asian_support, case_sensitive=case_sensitive)
         self.tokenizer = TercomTokenizer(**self.arguments)
-        self._references = (TERReferences.build(references, self.tokenizer)
-                            if references is not None else None)
-        #: sacrebleu's ``nrefs`` of the references last used (-1: it varies); None before any
-        self.n_refs: int | None = (self._references.n_refs
-                                   if self._references is not None else None)
+        super().__init__(TERScorer(), references)
 
     @property
     def arguments(self) -> dict[str, bool]:
         """The constructor's arguments but the references (to make a twin with others)."""
         return dataclasses.asdict(self.options)
 
-    def _reference_table(self, hypotheses: Sequence[str],
-                         references: References | None) -> TERReferences:
-        check_text_stream(hypotheses, "hypotheses")
-        if references is None:
-            if self._references is None:
-                raise MissingReferenceError(
-                    "No references given, and none were given to TER(references=...).")
-            table = self._references
-        else:
-            table = TERReferences.build(references, self.tokenizer, len(hypotheses))
-            self.n_refs = table.n_refs
-        check_hypotheses(hypotheses, table.n_segments)
-        return table
+    def _prepare(self, references: References, n_segments: int | None = None) -> TERReferences:
+        return TERReferences.build(references, self.tokenizer, n_segments)
 
-    def segment_stats(self, hypotheses: Sequence[str], references: References | None = None,
-                      ) -> np.ndarray:
+    def _stats(self, hypotheses: Sequence[str], references: TERReferences) -> np.ndarray:
         """One row per segment, ``[num_edits, ref_length]`` (float64): the fewest edits over
         the segment's references and their average length (sacrebleu's
         ``_extract_corpus_statistics``)."""
-        table = self._reference_table(hypotheses, references)
-        return table.segment_stats(hypotheses, self.tokenizer)
+        check_text_stream(hypotheses, "hypotheses")
+        check_hypotheses(hypotheses, references.n_segments)
+        return references.segment_stats(hypotheses, self.tokenizer)
+
+    def _signature(self, n_refs: int, **resampling: Any) -> Signature:
+        return ter_signature(self.options, n_refs, **resampling)
 
     def score_stats(self, stats: np.ndarray) -> TERScore:
         """The corpus score of a statistics matrix (its rows summed as sacrebleu sums them)."""
         return score_from_sums(*corpus_sums(stats))
-
-    def corpus_score(self, hypotheses: Sequence[str], references: References | None = None,
-                     ) -> TERScore:
-        """TER of a corpus; ``references`` (streams) None uses the constructor's."""
-        return self.score_stats(self.segment_stats(hypotheses, references))
 
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> TERScore:
         """TER of one segment against its references (a list of strings, None skipped)."""
@@ -140,24 +116,6 @@ class TER:
         return score_from_sums(*sentence_stats(
             self.tokenizer.words(hypothesis),
             [self.tokenizer.reference_words(ref) for ref in present]))
-
-    def sentence_scores(self, hypotheses: Sequence[str], references: References | None = None,
-                        ) -> np.ndarray:
-        """Every segment's sentence score at once, equal to ``sentence_score`` of each."""
-        return self.scorer.scores(self.segment_stats(hypotheses, references))
-
-    def get_signature(self, **resampling: Any) -> Signature:
-        """The signature object (sacrebleu's ``get_signature``), once references are known;
-        ``resampling`` takes sacrebleu's ``bs``, ``ar`` and ``seed`` fields."""
-        if self.n_refs is None:
-            raise ValueError("The number of references is unknown: score something first, or "
-                             "give the references to TER(references=...).")
-        return ter_signature(self.options, self.n_refs, **resampling)
-
-    @property
-    def signature(self) -> str:
-        """sacrebleu's signature string, ``version:`` naming this package."""
-        return str(self.get_signature())
 
 
 def corpus_ter(hypotheses: Sequence[str], references: References, normalized: bool = False,

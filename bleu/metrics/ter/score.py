@@ -72,6 +72,9 @@ class TERScorer:
     #: reference lengths are averages over the references: float32 sums of them are inexact,
     #: so resample sums must be added in sacrebleu's order (``resample_sums``)
     integer_stats = False
+    #: sacrebleu resamples TER in float32, one segment after the other
+    float32_resamples = True
+    rated_column = None
     #: ``[num_edits, ref_length]`` per segment
     columns = 2
 

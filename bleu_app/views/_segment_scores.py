@@ -1,0 +1,121 @@
+"""The segment scores loaded in this session (COMET, xCOMET, MQM, DA...: files uploaded on the
+Metrics & human scores page, the MQM sample, a saved workspace's) as metrics beside BLEU.
+
+``st.session_state[_state.SEGMENT_SCORES]`` maps each label to its ``SegmentScores`` as read
+(the file's system names); ``[_state.ALIASES]`` maps a label to its renamings (file name ->
+loaded name). They are matched to the loaded systems on use, and become ``MetricScores`` that
+every page shows and tests as it does BLEU.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import streamlit as st
+
+from bleu.analysis.metric_scores import TEXT_METRICS, MetricScores, from_segment_scores
+from bleu.errors import InputError
+from bleu.i18n import tr
+from bleu.io.dataset import Dataset, load_folder
+from bleu.io.scores.read import Matching, match_systems, read_scores
+from bleu.io.scores.table import SegmentScores
+from bleu_app.views import _cache, _session, _state, _workspace
+
+MQM_SAMPLE_DIR = _session.SAMPLE_DIR / "wmt21_en-de_mqm"
+MQM_SAMPLE_LABEL = "Sample: WMT21 newstest2021 English→German with Google MQM scores"
+MQM_FILE = "mqm_newstest2021_ende.avg_seg_scores.tsv"
+#: the MQM sample's name (``Dataset.sample``; ``?sample=`` in a link)
+MQM_SAMPLE = "wmt21-en-de-mqm"
+
+
+def loaded() -> dict[str, SegmentScores]:
+    """Every segment-score set of the session, by label, as read."""
+    return st.session_state.setdefault(_state.SEGMENT_SCORES, {})
+
+
+def _free_label(scores: SegmentScores) -> str:
+    """The label the scores are shown under: their own, unless a text metric has it."""
+    if scores.label not in TEXT_METRICS:
+        return scores.label
+    return tr("{label} ({source})").format(label=scores.label, source=scores.source)
+
+
+def add(scores: SegmentScores, aliases: dict[str, str] | None = None) -> str:
+    """Load ``scores`` (a set with the same label is replaced: a newer file of that metric);
+    returns the label they are shown under."""
+    label = _free_label(scores)
+    loaded()[label] = replace(scores, label=label)
+    st.session_state.setdefault(_state.ALIASES, {})[label] = dict(aliases or {})
+    return label
+
+
+def remove(label: str) -> None:
+    loaded().pop(label, None)
+    st.session_state.setdefault(_state.ALIASES, {}).pop(label, None)
+
+
+def set_direction(label: str, higher_is_better: bool) -> None:
+    """Say which way a set's scores point (the guess from its label can be wrong)."""
+    found = loaded().get(label)
+    if found is not None and found.higher_is_better != higher_is_better:
+        loaded()[label] = replace(found, higher_is_better=higher_is_better)
+
+
+def aliases(label: str) -> dict[str, str]:
+    """The set's renamings: file system name -> loaded system name."""
+    return dict(st.session_state.setdefault(_state.ALIASES, {}).get(label, {}))
+
+
+def set_aliases(label: str, mapping: dict[str, str]) -> None:
+    st.session_state.setdefault(_state.ALIASES, {})[label] = dict(mapping)
+
+
+def matching(data: Dataset, label: str) -> Matching | str:
+    """A set matched to the loaded systems (renamed, restricted); a string says why not."""
+    scores = loaded().get(label)
+    if scores is None:
+        return tr("No segment scores named {label} are loaded.").format(label=label)
+    if scores.n_segments != data.n_segments:
+        return tr("The {label} scores ({source}) are for {scores} segments; the loaded data has "
+                  "{loaded}. Load the matching test set.").format(
+            label=label, source=scores.source, scores=scores.n_segments,
+            loaded=data.n_segments)
+    try:
+        return match_systems(scores, list(data.systems), aliases(label))
+    except InputError as error:
+        return str(error)
+
+
+def labels(data: Dataset) -> list[str]:
+    """The sets that match the loaded data, in the order they were loaded."""
+    return [label for label in loaded() if isinstance(matching(data, label), Matching)]
+
+
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+def _scores(matched: SegmentScores, systems: tuple[str, ...]) -> MetricScores:
+    return from_segment_scores(matched, systems)
+
+
+def scores(data: Dataset, label: str) -> MetricScores:
+    """A matched set as metric scores (cached on its content); raises ``InputError`` where it
+    does not match (``matching`` says why)."""
+    found = matching(data, label)
+    if not isinstance(found, Matching):
+        raise InputError(found)
+    return _scores(found.scores, tuple(data.systems))
+
+
+@st.cache_resource(show_spinner=False)
+def mqm_sample() -> tuple[Dataset, SegmentScores]:
+    """The bundled WMT21 en-de sample and its MQM file, read once per process."""
+    data = replace(load_folder(MQM_SAMPLE_DIR, MQM_SAMPLE_LABEL), sample=MQM_SAMPLE)
+    return data, read_scores(Path(MQM_SAMPLE_DIR) / MQM_FILE, n_segments=data.n_segments)
+
+
+def load_mqm_sample() -> None:
+    """Load the WMT21 en-de sample and its MQM scores (MQM's ``Nemo`` is ``NVIDIA-NeMo``)."""
+    data, found = mqm_sample()
+    _workspace.load(data, tr("Loaded {label}.").format(label=MQM_SAMPLE_LABEL))
+    st.session_state[_state.SEGMENT_SCORES] = {}
+    add(found, {"Nemo": "NVIDIA-NeMo"})
