@@ -1,6 +1,19 @@
 """``streamlit run app.py`` in the repository: the app the package ships (``bleu_app/app.py``,
-which ``bleu-explorer app`` runs), one run of it per Streamlit rerun."""
+which ``bleu-explorer app`` runs through ``bleu_app/server.py``), one run of it per rerun.
 
-from bleu_app.app import main
+``streamlit run`` imports this file to find its server (no script is running then): the app's,
+with the route that sets the edit secrets' HttpOnly cookies (bleu_app/cookies.py). AppTest runs
+this file as the script itself.
+"""
 
-main()
+import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from bleu_app import HERE, cookies
+
+if get_script_run_ctx() is None:
+    app = st.App(str(HERE / "app.py"), routes=cookies.routes())
+else:
+    from bleu_app.app import main
+
+    main()

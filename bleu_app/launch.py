@@ -1,11 +1,11 @@
 """``bleu-explorer app``: the web app from the installed package, from any folder.
 
-Runs ``streamlit run`` on the packaged ``app.py`` with the settings of ``streamlit.toml`` (the
-same file the repository's ``.streamlit/config.toml`` mirrors, tested), passed as flags so that
-no ``.streamlit`` folder is needed where the command is started. ``--db`` and ``--shared`` set
-the environment the workspaces read (``BLEU_EXPLORER_DB``, ``BLEU_EXPLORER_SHARED``). Other
-Streamlit settings come from its own environment variables, e.g. ``STREAMLIT_SERVER_COOKIE_SECRET``
-for replicas behind one proxy (docs/deploy.md).
+Runs ``streamlit run`` on the packaged ``server.py`` (``app.py`` with its server's cookie route)
+with the settings of ``streamlit.toml`` (the same file the repository's ``.streamlit/config.toml``
+mirrors, tested), passed as flags so that no ``.streamlit`` folder is needed where the command is
+started. ``--db`` and ``--shared`` set the environment the workspaces read (``BLEU_EXPLORER_DB``,
+``BLEU_EXPLORER_SHARED``). Other Streamlit settings come from its own environment variables, e.g.
+``STREAMLIT_SERVER_COOKIE_SECRET`` for replicas behind one proxy (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def command(argv: Sequence[str]) -> tuple[list[str], dict[str, str]]:
         environment["BLEU_EXPLORER_DB"] = args.db
     if args.shared:
         environment["BLEU_EXPLORER_SHARED"] = "1"
-    line = [sys.executable, "-m", "streamlit", "run", str(HERE / "app.py"), *settings_flags(),
+    line = [sys.executable, "-m", "streamlit", "run", str(HERE / "server.py"), *settings_flags(),
             f"--server.port={args.port}", f"--server.address={args.host}"]
     return line, environment
 

@@ -66,7 +66,12 @@ def default_tokenizer(language: str | None) -> str:
 
 @dataclass(frozen=True)
 class Dataset:
-    """Systems by display name, one or more references, an optional source; all aligned."""
+    """Systems by display name, one or more references, an optional source; all aligned.
+
+    ``sample`` names the bundled sample this is, exactly as shipped (e.g. ``"wmt22-en-de"``),
+    and is None for anything else: whoever loads a sample sets it, and copies that change the
+    data (``renamed``, ``with_system``) are the user's data, not the sample.
+    """
 
     systems: Mapping[str, TextFile]
     references: tuple[TextFile, ...]
@@ -74,6 +79,7 @@ class Dataset:
     label: str = ""
     target_language: str | None = None
     notes: tuple[str, ...] = field(default=())
+    sample: str | None = None
 
     @property
     def n_segments(self) -> int:

@@ -1,6 +1,7 @@
-"""Workspaces: a loaded test set with its systems, options and external scores, saved in SQLite
+"""Workspaces: a loaded test set with its systems, options and segment scores, saved in SQLite
 (default) or PostgreSQL, reopened by an unguessable id, changed only with its owner's edit
-secret. Pure: no Streamlit here."""
+secret; what to do with newly loaded data (``autosave``) and which options a link opens with
+(``precedence``). Pure: no Streamlit here."""
 
 from .config import (
     DATABASE_VARIABLE,
@@ -12,6 +13,7 @@ from .config import (
     shared_instance,
 )
 from .errors import (
+    Problem,
     StorageError,
     WorkspaceError,
     WorkspaceNotFoundError,
@@ -27,6 +29,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "SHARED_DELETE_VARIABLE",
     "SHARED_VARIABLE",
+    "Problem",
     "SavedScores",
     "StorageError",
     "StoreUsage",

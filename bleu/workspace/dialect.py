@@ -2,11 +2,13 @@
 
 SQL in the store is written once with ``?`` placeholders and ``{blob}``/``{real}`` column types;
 a ``Dialect`` turns it into SQLite's or PostgreSQL's. A ``Backend`` opens a connection in
-autocommit mode, so that every transaction is an explicit ``BEGIN`` ... ``COMMIT``.
+autocommit mode, so that every transaction is an explicit ``BEGIN`` ... ``COMMIT``, and says what
+a driver error means for a visitor (``problem``).
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import sqlite3
 import time
@@ -16,13 +18,23 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import MissingExtraError
-from .errors import StorageError
+from .errors import Problem, StorageError
 from .redaction import redact_location
 
 #: how long a writer waits for another one's transaction before giving up (milliseconds)
 BUSY_TIMEOUT_MS = 30_000
 #: the PostgreSQL advisory lock that serializes writers (SQLite's BEGIN IMMEDIATE does the same)
 _PG_WRITE_LOCK = 0x626C6575  # "bleu"
+#: what errno values of an OSError mean
+_OS_PROBLEMS = {errno.EROFS: Problem.READ_ONLY, errno.ENOSPC: Problem.FULL}
+#: what SQLite's primary result codes mean
+_SQLITE_PROBLEMS = {sqlite3.SQLITE_READONLY: Problem.READ_ONLY, sqlite3.SQLITE_FULL: Problem.FULL,
+                    sqlite3.SQLITE_CORRUPT: Problem.DAMAGED, sqlite3.SQLITE_NOTADB: Problem.DAMAGED}
+#: what PostgreSQL's SQLSTATEs mean: a read-only transaction or server, no permission to
+#: write, a full disk
+_PG_PROBLEMS = {"25006": Problem.READ_ONLY, "42501": Problem.READ_ONLY, "53100": Problem.FULL}
+#: SQLite's result codes after which a database file is opened read-only instead
+_READ_ONLY_FALLBACK = (sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY)
 
 
 @dataclass(frozen=True)
@@ -69,9 +81,23 @@ class Backend(Protocol):
     def connect(self) -> Any:
         """A DB-API connection in autocommit mode (transactions are explicit)."""
 
+    def problem(self, error: BaseException) -> Problem:
+        """What a driver error means, as a visitor may be told it."""
+
+
+def _os_problem(error: BaseException) -> Problem | None:
+    return _OS_PROBLEMS.get(error.errno) if isinstance(error, OSError) else None
+
 
 class SQLiteBackend:
-    """A database file: WAL journal (readers never block the writer), a busy timeout, FKs on."""
+    """A database file: WAL journal (readers never block the writer), a busy timeout, FKs on.
+
+    A file that exists but cannot be opened for writing (a read-only folder, file or mount:
+    SQLite cannot create the WAL's ``-wal`` and ``-shm`` files beside it) is opened read-only
+    (``mode=ro``), else as immutable (``immutable=1``: no locks, no journal; what a WAL file
+    left there holds is not seen), so that its workspaces still open; every write then fails
+    as read-only.
+    """
 
     dialect = SQLITE
     driver_errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError)
@@ -81,19 +107,45 @@ class SQLiteBackend:
         self.description = str(path)
 
     def connect(self) -> sqlite3.Connection:
-        """Open (creating the file and its folder if needed) with WAL and the busy timeout."""
+        """Open (creating the file and its folder if needed) with WAL and the busy timeout;
+        read-only where the file exists but cannot be opened for writing."""
         if not self.path.parent.is_dir():
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000,
+        try:
+            return self._open(str(self.path), uri=False, wal=True)
+        except sqlite3.OperationalError as error:
+            if (error.sqlite_errorcode & 0xFF) not in _READ_ONLY_FALLBACK \
+                    or not self.path.is_file():
+                raise
+            uri = self.path.absolute().as_uri()
+            try:
+                return self._open(f"{uri}?mode=ro", uri=True, wal=False)
+            except sqlite3.OperationalError:
+                return self._open(f"{uri}?immutable=1", uri=True, wal=False)
+
+    def _open(self, target: str, *, uri: bool, wal: bool) -> sqlite3.Connection:
+        """A connection to ``target`` (a path, or a ``file:`` URI) that has read the schema."""
+        connection = sqlite3.connect(target, timeout=BUSY_TIMEOUT_MS / 1000, uri=uri,
                                      isolation_level=None, check_same_thread=False)
         try:
             connection.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            _use_wal(connection)
+            if wal:
+                _use_wal(connection)
+            else:  # opening is lazy: make a read-only file fail here, not in the first query
+                connection.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
             connection.execute("PRAGMA foreign_keys = ON")
         except BaseException:
             connection.close()
             raise
         return connection
+
+    def problem(self, error: BaseException) -> Problem:
+        """SQLite's result code (or the errno) as a visitor's problem."""
+        if isinstance(error, sqlite3.Error):
+            code = getattr(error, "sqlite_errorcode", None)
+            found = None if code is None else _SQLITE_PROBLEMS.get(code & 0xFF)
+            return found or Problem.UNAVAILABLE
+        return _os_problem(error) or Problem.UNAVAILABLE
 
 
 def _use_wal(connection: sqlite3.Connection) -> None:
@@ -133,6 +185,12 @@ class PostgresBackend:
     def connect(self) -> Any:
         """A new autocommit connection (10 s connect timeout)."""
         return self._psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+
+    def problem(self, error: BaseException) -> Problem:
+        """The SQLSTATE (or the errno) as a visitor's problem; a failed connection (down, a
+        wrong password, no such host) is "cannot be reached"."""
+        found = _PG_PROBLEMS.get(getattr(error, "sqlstate", None) or "")
+        return found or _os_problem(error) or Problem.UNAVAILABLE
 
 
 def is_database_url(location: str | os.PathLike[str]) -> bool:

@@ -1,4 +1,4 @@
-"""A saved workspace: one loaded test set (a ``Dataset``) with its options and external scores."""
+"""A saved workspace: one loaded test set (a ``Dataset``) with its options and segment scores."""
 
 from __future__ import annotations
 
@@ -17,13 +17,27 @@ ID_BYTES = 16
 #: random bytes in an edit secret (the owner's right to change a workspace): 128 bits too
 TOKEN_BYTES = 16
 
-#: external scores: metric -> system -> one score per segment (None where a segment has none)
-SavedScores = Mapping[str, Mapping[str, tuple[float | None, ...]]]
+
+@dataclass(frozen=True)
+class SavedScores:
+    """One segment-score metric (COMET, MQM, ...) as a workspace keeps it: per system (named as
+    loaded) one score per segment, None where a segment is not rated; which way it points; the
+    file it came from. Plain values, so that workspaces compare equal (``scores.py`` converts
+    to and from ``SegmentScores``)."""
+
+    label: str
+    scores: Mapping[str, tuple[float | None, ...]]
+    higher_is_better: bool = True
+    source: str = ""
 
 
 def new_id() -> str:
-    """A fresh workspace id: 128 random bits, URL-safe (22 characters), unguessable."""
-    return secrets.token_urlsafe(ID_BYTES)
+    """A fresh workspace id: 128 random bits, URL-safe (22 characters), unguessable, never
+    starting with ``-`` (a command line would read it as an option; 1 id in 64 did). Drawing
+    again on a leading ``-`` leaves 63 choices for the first character: 127.98 bits."""
+    while (workspace_id := secrets.token_urlsafe(ID_BYTES)).startswith("-"):
+        pass
+    return workspace_id
 
 
 def new_edit_token() -> str:
@@ -43,7 +57,7 @@ def token_matches(token: str | None, stored: str | None) -> bool:
 
 @dataclass(frozen=True)
 class Workspace:
-    """Everything one evaluation holds: test set and systems, options, external scores.
+    """Everything one evaluation holds: test set and systems, options, segment scores.
 
     ``options`` are JSON values (the app's option widgets by key); ``created`` and ``updated``
     are Unix times.
@@ -53,17 +67,16 @@ class Workspace:
     name: str
     dataset: Dataset
     options: Mapping[str, Any] = field(default_factory=dict)
-    external_scores: SavedScores = field(default_factory=dict)
+    segment_scores: tuple[SavedScores, ...] = ()
     created: float = 0.0
     updated: float = 0.0
 
     @classmethod
     def new(cls, dataset: Dataset, name: str, *, options: Mapping[str, Any] | None = None,
-            external_scores: SavedScores | None = None) -> Workspace:
+            segment_scores: tuple[SavedScores, ...] = ()) -> Workspace:
         """A workspace not saved yet, with a fresh id and the current time."""
         now = time.time()
-        return cls(new_id(), name, dataset, dict(options or {}), dict(external_scores or {}),
-                   now, now)
+        return cls(new_id(), name, dataset, dict(options or {}), tuple(segment_scores), now, now)
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,12 @@
 Version 1 stored the test set and its systems; version 2 added the workspace's options, its
 external scores and the dataset's notes (a version-1 workspace opens with none of them); version 3
 added ``edit_hash``, the sha256 of the owner's edit secret (a workspace saved before has none:
-nobody can change it, anyone can copy it); version 4 added ``learned_scores``, the segment
-scores that learned metrics computed (``score_cache.py``), keyed by model and text. A fresh
-database runs every migration in order, so the upgrade path is the one always used.
+nobody can change it, anyone can copy it); version 4 changed no table but what
+``external_scores`` holds: a list of metrics with their direction and source (``scores.py``;
+rows saved before are read as they are). A fresh database runs every migration in order, so the
+upgrade path is the one always used. Version 5 added ``learned_scores``, the segment scores that
+learned metrics computed (``score_cache.py``), keyed by model and text. A database of version
+``READABLE`` or later that cannot be migrated (it is read-only) is read as it is.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .dialect import Dialect
-from .errors import StorageError, capitalized
+from .errors import Problem, StorageError, capitalized
 
 _V1 = (
     """CREATE TABLE texts (
@@ -47,7 +50,8 @@ _V2 = (
     "ALTER TABLE workspaces ADD COLUMN notes TEXT NOT NULL DEFAULT '[]'",
 )
 _V3 = ("ALTER TABLE workspaces ADD COLUMN edit_hash TEXT",)
-_V4 = (
+_V4: tuple[str, ...] = ()  # external_scores as a list of metrics (scores.py reads both forms)
+_V5 = (
     """CREATE TABLE learned_scores (
         model TEXT NOT NULL,
         segment TEXT NOT NULL,
@@ -56,8 +60,10 @@ _V4 = (
         created {real} NOT NULL,
         PRIMARY KEY (model, segment))""",
 )
-MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4)
+MIGRATIONS: tuple[tuple[str, ...], ...] = (_V1, _V2, _V3, _V4, _V5)
 LATEST = len(MIGRATIONS)
+#: the oldest version this code reads without migrating it (every column it reads is there)
+READABLE = 3
 
 
 def recorded_version(cursor: Any) -> int:
@@ -80,8 +86,7 @@ def refuse_newer(found: int, where: str) -> None:
         raise StorageError(
             f"{capitalized(where)} has schema version {found}, newer than this "
             f"BLEU Explorer understands ({LATEST}): upgrade bleu-explorer, or point "
-            "BLEU_EXPLORER_DB at another database."
-        )
+            "BLEU_EXPLORER_DB at another database.", Problem.NEWER)
 
 
 def migrate(cursor: Any, dialect: Dialect, where: str, target: int = LATEST) -> int:

@@ -5,7 +5,8 @@ hold yet, and a stream no workspace uses any more is removed in the transaction 
 Writers are serialized (SQLite ``BEGIN IMMEDIATE`` with a busy timeout, a PostgreSQL advisory
 lock), so two sessions saving at once both succeed, one after the other. Every write transaction
 checks the schema first (creating it again if the database file was deleted meanwhile); reads
-check it once per store and again after an error, and need no write access.
+check it once per store and again after an error, and need no write access (a database that
+cannot be written, and of an older schema this code still reads, is read as it is).
 
 Changing or deleting a workspace needs its edit secret (``model.new_edit_token``): the database
 keeps only its sha256, set when the workspace is first saved.
@@ -27,6 +28,7 @@ from ..io import TextFile
 from ..io.dataset import Dataset
 from .dialect import backend_for
 from .errors import (
+    Problem,
     StorageError,
     WorkspaceError,
     WorkspaceNotFoundError,
@@ -35,7 +37,8 @@ from .errors import (
 )
 from .model import SavedScores, Workspace, WorkspaceInfo, edit_hash, token_matches
 from .redaction import redact_location
-from .schema import LATEST, migrate, recorded_version, refuse_newer
+from .schema import LATEST, READABLE, migrate, recorded_version, refuse_newer
+from .scores import decode, encode
 from .texts import canonical_bytes, pack, text_hash, unpack
 
 #: called after each stream written by ``save``: (streams done, streams in all)
@@ -99,7 +102,7 @@ class WorkspaceStore:
             f" {self._backend.description}" if show_location else "")
         self._ready = False
         self._writable = False
-        self._unreachable: tuple[float, str] | None = None  # when, and what it said
+        self._unreachable: tuple[float, StorageError] | None = None  # when, and what it said
         self._ready_lock = threading.Lock()
 
     @property
@@ -115,16 +118,19 @@ class WorkspaceStore:
     # -------------------------------------------------------------------------- transactions
 
     def _fail(self, action: str, error: BaseException) -> StorageError:
-        """A StorageError for a driver error, its text redacted (drivers echo URLs and paths)."""
+        """A StorageError for a driver error, its text redacted (drivers echo URLs and paths),
+        with what it means for a visitor (a read that fails is never "read-only")."""
         self._ready = self._writable = False  # check the schema again: the file may be gone
         details = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         details = redact_location(details.strip(), self._location) or "no details"
+        problem = self._backend.problem(error)
+        if problem is Problem.READ_ONLY and action != "written":
+            problem = Problem.UNAVAILABLE
         return StorageError(
             f"{capitalized(self._where)} cannot be {action}: "
             f"{type(error).__name__}: {details}. Check that it is a BLEU Explorer database "
             "that can be written to, or set BLEU_EXPLORER_DB to another file or postgresql:// "
-            "URL."
-        )
+            "URL.", problem)
 
     @contextmanager
     def _transaction(self, action: str, *, write: bool) -> Iterator[Any]:
@@ -140,12 +146,12 @@ class WorkspaceStore:
         """A transaction on a new connection; driver errors become redacted StorageErrors."""
         errors = self._backend.driver_errors
         if self._unreachable and time.monotonic() - self._unreachable[0] < RETRY_SECONDS:
-            raise StorageError(self._unreachable[1])
+            raise self._unreachable[1]
         try:
             connection = self._backend.connect()
         except errors as error:
             failure = self._fail("opened", error)
-            self._unreachable = (time.monotonic(), str(failure))
+            self._unreachable = (time.monotonic(), failure)
             raise failure from None
         try:
             cursor = connection.cursor()
@@ -167,7 +173,9 @@ class WorkspaceStore:
 
     def _prepare(self) -> None:
         """Check the schema for reading, once per store: a read transaction when it is current
-        (so a read-only database can be read), else a write transaction that migrates it."""
+        (so a read-only database can be read), else a write transaction that migrates it; an
+        older schema this code reads as it is (``READABLE``) stays as it is when the database
+        cannot be written."""
         with self._ready_lock:
             if self._ready:
                 return
@@ -178,8 +186,12 @@ class WorkspaceStore:
                 found = -1
             refuse_newer(found, self._where)
             if found != LATEST:
-                with self._connected("prepared (schema check)", write=True, prepare=True):
-                    pass
+                try:
+                    with self._connected("written", write=True, prepare=True):
+                        pass
+                except StorageError as error:
+                    if not (error.read_only and found >= READABLE):
+                        raise
             self._ready = True
 
     def check_writable(self) -> None:
@@ -233,7 +245,7 @@ class WorkspaceStore:
                 [c for c in _WORKSPACE_COLUMNS if c not in ("id", "created")]),
                 (saved.id, saved.name.strip(), saved.dataset.label,
                  saved.dataset.target_language, saved.created, saved.updated,
-                 _json(dict(saved.options)), _json(_plain_scores(saved.external_scores)),
+                 _json(dict(saved.options)), _json(encode(saved.segment_scores)),
                  _json(list(saved.dataset.notes)), edit_hash(token)))
             self._execute(cursor, "DELETE FROM streams WHERE workspace_id = ?", (saved.id,))
             insert_text = dialect.upsert("texts", ("hash", "n_items", "size", "data"), ("hash",))
@@ -294,11 +306,11 @@ class WorkspaceStore:
         needs its edit secret."""
         self._update(workspace_id, token, "options = ?", (_json(dict(options)),))
 
-    def set_external_scores(self, workspace_id: str, scores: SavedScores, *,
-                            token: str | None) -> None:
-        """Replace a workspace's external scores (metric -> system -> per-segment scores);
+    def set_segment_scores(self, workspace_id: str, scores: Sequence[SavedScores], *,
+                           token: str | None) -> None:
+        """Replace a workspace's segment scores (every metric, with direction and source);
         needs its edit secret."""
-        self._update(workspace_id, token, "external_scores = ?", (_json(_plain_scores(scores)),))
+        self._update(workspace_id, token, "external_scores = ?", (_json(encode(scores)),))
 
     def _update(self, workspace_id: str, token: str | None, assignments: str,
                 values: Sequence[Any]) -> None:
@@ -421,11 +433,6 @@ class WorkspaceStore:
         return StoreUsage(int(workspaces), int(texts), int(stored))
 
 
-def _plain_scores(scores: Mapping[str, Mapping[str, Sequence[float | None]]]) -> dict:
-    return {metric: {system: list(values) for system, values in by_system.items()}
-            for metric, by_system in scores.items()}
-
-
 def _workspace(row: Sequence[Any], streams: Sequence[Sequence[Any]],
                texts: Mapping[str, tuple[str, ...]], where: str) -> Workspace:
     """A Workspace from its row, its stream rows and the texts they name."""
@@ -436,7 +443,8 @@ def _workspace(row: Sequence[Any], streams: Sequence[Sequence[Any]],
     for role, system, file_name, key, doc_key, file_notes in streams:
         if key not in texts or (doc_key and doc_key not in texts):
             raise StorageError(f"{capitalized(where)} is damaged: workspace "
-                               f"{workspace_id} names a text it does not hold.")
+                               f"{workspace_id} names a text it does not hold.",
+                               Problem.DAMAGED)
         file = TextFile(file_name, texts[key], texts[doc_key] if doc_key else None,
                         tuple(json.loads(file_notes)))
         if role == "reference":
@@ -447,7 +455,5 @@ def _workspace(row: Sequence[Any], streams: Sequence[Sequence[Any]],
             systems[system] = file
     dataset = Dataset(systems, tuple(references), source, label, language,
                       tuple(json.loads(notes)))
-    external = {metric: {system: tuple(values) for system, values in by_system.items()}
-                for metric, by_system in json.loads(scores).items()}
-    return Workspace(workspace_id, name, dataset, json.loads(options), external,
+    return Workspace(workspace_id, name, dataset, json.loads(options), decode(json.loads(scores)),
                      float(created), float(updated))

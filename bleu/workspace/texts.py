@@ -12,7 +12,7 @@ import json
 import zlib
 from collections.abc import Sequence
 
-from .errors import StorageError
+from .errors import Problem, StorageError
 
 _LEVEL = 1
 
@@ -38,8 +38,9 @@ def unpack(data: bytes, expected_hash: str) -> tuple[str, ...]:
     try:
         raw = zlib.decompress(bytes(data))
     except zlib.error as error:
-        raise StorageError(f"Stored text {expected_hash[:12]}… is damaged ({error}).") from None
+        raise StorageError(f"Stored text {expected_hash[:12]}… is damaged ({error}).",
+                           Problem.DAMAGED) from None
     if text_hash(raw) != expected_hash:
         raise StorageError(f"Stored text {expected_hash[:12]}… does not match its hash: the "
-                           "database is damaged.")
+                           "database is damaged.", Problem.DAMAGED)
     return tuple(json.loads(raw.decode("utf-8", "surrogatepass")))

@@ -25,6 +25,8 @@ from bleu_app.views import _cache, _session, _state, _workspace
 MQM_SAMPLE_DIR = _session.SAMPLE_DIR / "wmt21_en-de_mqm"
 MQM_SAMPLE_LABEL = "Sample: WMT21 newstest2021 English→German with Google MQM scores"
 MQM_FILE = "mqm_newstest2021_ende.avg_seg_scores.tsv"
+#: the MQM sample's name (``Dataset.sample``; ``?sample=`` in a link)
+MQM_SAMPLE = "wmt21-en-de-mqm"
 
 
 def loaded() -> dict[str, SegmentScores]:
@@ -107,7 +109,7 @@ def scores(data: Dataset, label: str) -> MetricScores:
 @st.cache_resource(show_spinner=False)
 def mqm_sample() -> tuple[Dataset, SegmentScores]:
     """The bundled WMT21 en-de sample and its MQM file, read once per process."""
-    data = load_folder(MQM_SAMPLE_DIR, MQM_SAMPLE_LABEL)
+    data = replace(load_folder(MQM_SAMPLE_DIR, MQM_SAMPLE_LABEL), sample=MQM_SAMPLE)
     return data, read_scores(Path(MQM_SAMPLE_DIR) / MQM_FILE, n_segments=data.n_segments)
 
 

@@ -6,6 +6,8 @@ replaces what was loaded; ``refuse`` says why and what is still shown.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from bleu.analysis.budget import Resamples, ServerLimits, check_memory, fit_resamples
@@ -17,12 +19,14 @@ from bleu_app.views import _state
 
 SAMPLE_DIR = SAMPLE_DATA
 SAMPLE_LABEL = "Sample: WMT22 General MT English→German (generaltest2022)"
+#: the bundled sample's name (``Dataset.sample``; ``?sample=`` in a link)
+SAMPLE = "wmt22-en-de"
 
 
 @st.cache_resource(show_spinner=False)
 def sample_dataset() -> Dataset:
     """The bundled WMT22 en-de test set (sample_data/), read once per process."""
-    return load_folder(SAMPLE_DIR, SAMPLE_LABEL)
+    return replace(load_folder(SAMPLE_DIR, SAMPLE_LABEL), sample=SAMPLE)
 
 
 def dataset() -> Dataset:
@@ -97,6 +101,6 @@ def show_messages() -> None:
 
 def first_steps() -> None:
     """On a session that still shows the bundled sample: what to do first, in one line."""
-    if dataset().label == SAMPLE_LABEL and not st.session_state.get(_state.MESSAGES):
+    if dataset().sample == SAMPLE and not st.session_state.get(_state.MESSAGES):
         st.info("This is the bundled sample (WMT22 English→German, 9 systems). To score your "
                 "own, drop your system outputs and references on the **Data** page.")

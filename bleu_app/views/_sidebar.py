@@ -6,6 +6,9 @@ from __future__ import annotations
 import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown, show_controls
+from bleu.analysis.formatting import COUNT
+from bleu.i18n import tr
+from bleu.io.dataset import Dataset
 from bleu.metrics.bleu.score import SMOOTH_DEFAULTS
 from bleu.metrics.tokenizers import available_tokenizers
 from bleu_app import page_script
@@ -13,14 +16,20 @@ from bleu_app.views import _session, _state, _uploads, _workspace
 from bleu_app.views._state import kept, kept_index
 
 
+def _data_caption(data: Dataset) -> str:
+    """What is loaded, in one line."""
+    text = tr("{label}: {systems} systems, {refs} reference(s), {segments} segments").format(
+        label=data.label, systems=len(data.systems), refs=data.n_refs,
+        segments=COUNT.text(data.n_segments))
+    return text + (tr(", with source") if data.source else "")
+
+
 def data_sidebar() -> None:
     """The sidebar's Data area: a summary of what is loaded, a way to the Data page's drop zone,
-    the sample, the uploaders by role, paste, system names."""
-    st.sidebar.header("Data")
-    current = _session.dataset()
-    st.sidebar.caption(escape_markdown(
-        f"{current.label}: {len(current.systems)} systems, {current.n_refs} reference(s), "
-        f"{current.n_segments:,} segments" + (", with source" if current.source else "")))
+    the sample, the uploaders by role, paste, system names. The summary is drawn last into its
+    place at the top, so that it names the data an upload just loaded."""
+    st.sidebar.header(tr("Data"))
+    summary = st.sidebar.empty()
     st.sidebar.page_link(page_script("data"), label="Load files on the Data page")
     with st.sidebar.expander("Upload by role", expanded=False):
         _uploads.upload_section()
@@ -31,6 +40,7 @@ def data_sidebar() -> None:
                                                        f"Loaded {_session.SAMPLE_LABEL}."))
     with st.sidebar.expander("System names", expanded=False):
         _uploads.names_section(_session.dataset())
+    summary.caption(escape_markdown(_data_caption(_session.dataset())))
 
 
 def options_sidebar() -> None:
@@ -72,7 +82,6 @@ def options_sidebar() -> None:
 
 def sidebar() -> None:
     """Everything in the sidebar, in order: data first (it may set the tokenizer), then options."""
-    _workspace.restore_from_url()
     data_sidebar()
     options_sidebar()
     _workspace.sidebar()

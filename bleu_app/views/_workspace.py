@@ -1,39 +1,41 @@
-"""Workspaces in the app: saved after each upload, opened by ``?ws=<id>``, listed in the sidebar.
+"""Workspaces in the app: the Streamlit glue around ``bleu.workspace`` (which decides where new
+data goes, how scores are kept and which options a link opens with).
 
 The database comes from BLEU_EXPLORER_DB, else ``[workspaces] database`` in
-.streamlit/secrets.toml, else the user's data folder; messages call it "the workspace database"
-(no path or URL). A database that cannot be used, or only read, gives a warning saying so and
-the app goes on without saving.
+.streamlit/secrets.toml, else the user's data folder. Visitors read one plain sentence about a
+database problem, once per page (in the sidebar; the details go to the server's log, secrets
+hidden); the app goes on without saving, and a read-only database still opens its links.
 
 A link opens a read-only view: changing or deleting a workspace needs its edit secret, which its
-owner's browser keeps: in this session's state, and in a cookie ``bleu_ws_<id>`` (set by a small
-script, SameSite=Strict, never in the URL) that ``st.context.cookies`` gives back on the next
-visit, so a returning user finds their workspaces listed again. A session lists its own
-workspaces and those it opened by link, unless the server is a shared lab instance
-(BLEU_EXPLORER_SHARED=1 or ``[workspaces] shared = true``): then every workspace is listed, and
-visitors may delete others' only where the server allows it (BLEU_EXPLORER_SHARED_DELETE=1 or
-``[workspaces] shared_delete = true``).
+owner's browser keeps: in this session's state, and in an HttpOnly cookie the server sets
+(``bleu_app/cookies.py``) that ``st.context.cookies`` gives back on the next visit, so a
+returning user finds their workspaces listed again. A session lists its own workspaces and
+those it opened by link, unless the server is a shared lab instance (BLEU_EXPLORER_SHARED=1 or
+``[workspaces] shared = true``): then every workspace is listed, and visitors may delete others'
+only where the server allows it (BLEU_EXPLORER_SHARED_DELETE=1 or ``[workspaces] shared_delete
+= true``). ``?ws=<id>`` is read when a session starts (``views/_url.py``) and written from
+``CURRENT`` after each run.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import re
+import logging
 import time
 from collections.abc import Callable, Mapping
 from contextlib import suppress
 from typing import Any, TypeVar
 
-import numpy as np
 import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown, show_controls
+from bleu.analysis.formatting import COUNT
 from bleu.errors import InputError
+from bleu.i18n import tr
 from bleu.io import read_any
 from bleu.io.dataset import Dataset, system_name
-from bleu.io.scores.table import SegmentScores, lower_is_better
+from bleu.io.scores.table import SegmentScores
 from bleu.workspace import (
+    SavedScores,
     StorageError,
     Workspace,
     WorkspaceError,
@@ -46,6 +48,10 @@ from bleu.workspace import (
     shared_delete,
     shared_instance,
 )
+from bleu.workspace.autosave import Save, copy_name, decide, new_name
+from bleu.workspace.precedence import Opening, opening
+from bleu.workspace.scores import collect, from_saved
+from bleu_app import cookies, page_script
 from bleu_app.views import _session, _state
 
 #: session-state keys owned by this module
@@ -54,22 +60,18 @@ CURRENT_NAME = "workspace_current_name"
 OWN = "workspace_ids"  # the ids this session saved or opened by link: the ones it may list
 TOKENS = "workspace_tokens"  # id -> edit secret, for the workspaces this session made or claimed
 DELETED = "workspace_deleted"  # ids this session deleted: their secrets (and cookies) are dropped
-SAVED_OPTIONS = "workspace_saved_options"
-STORAGE_ERROR = "workspace_error"
-URL_SEEN = "workspace_url_seen"
+SAVED_OPTIONS = "workspace_saved_options"  # the options as last written (or opened)
+SAVED_SCORES = "workspace_saved_scores"  # the segment scores as last written (or opened)
+SAVE_FAILED = "workspace_save_failed"  # why the latest save failed (plain), until one succeeds
 ADDED_FILES = "workspace_added_files"
 DELETE_PENDING = "workspace_delete_pending"  # the id the user asked to delete, until confirmed
-SAVED_EXTERNAL = "workspace_saved_external"
-#: the query parameter that names the workspace; views/_url.py rewrites the query string from
-#: ``_state.URL_STATE`` after each run, so ``ws`` goes in there too
+COOKIES_OFFERED = "workspace_cookies_offered"  # (cookies, script): what the sidebar last sent
+#: the query parameter that names the workspace (written by views/_url.py from ``CURRENT``)
 QUERY = "ws"
-#: a browser's edit secret for workspace <id> is its cookie ``bleu_ws_<id>``
-COOKIE = "bleu_ws_"
-#: how long a browser keeps an edit secret: a year, renewed on every visit
-COOKIE_SECONDS = 365 * 24 * 3600
-#: what an id or an edit secret looks like (``secrets.token_urlsafe``): nothing else goes into a
-#: cookie or into the script that sets it
-_TOKEN_LIKE = re.compile(r"[A-Za-z0-9_-]{16,64}")
+#: a database problem is logged at most once per this many seconds (each rerun meets it again)
+LOG_EVERY_SECONDS = 60.0
+LOG = logging.getLogger(__name__)
+_LOGGED: dict[str, float] = {}
 T = TypeVar("T")
 
 
@@ -88,30 +90,44 @@ def _store_at(location: str) -> WorkspaceStore:
     return WorkspaceStore(location)
 
 
-def _failed(error: InputError) -> None:
-    st.session_state[STORAGE_ERROR] = (
-        f"Workspaces are not being saved. {error} Everything else works as usual; the loaded "
-        "data stays until this tab is closed.")
+def _log(error: StorageError) -> None:
+    """The details of a database problem, for the server's log (redacted by the store)."""
+    text, now = str(error), time.monotonic()
+    if now - _LOGGED.get(text, -LOG_EVERY_SECONDS) >= LOG_EVERY_SECONDS:
+        _LOGGED[text] = now
+        LOG.warning("Workspaces: %s", text)
+
+
+def _store() -> WorkspaceStore:
+    """The server's store; a StorageError where it cannot even be made (no psycopg)."""
+    try:
+        return _store_at(database_location(_settings().get("database")))
+    except StorageError:
+        raise
+    except InputError as error:
+        raise StorageError(str(error)) from None
 
 
 def _attempt(action: Callable[[WorkspaceStore], T]) -> T | None:
-    """``action`` on the store; None (and the warning set) where the database cannot be used.
-
-    A missing workspace, a read-only one or an empty name (another ``WorkspaceError``) is the
-    caller's to report.
-    """
+    """``action`` on the store; None where the database cannot be used (logged; the sidebar
+    says so). A missing workspace, a read-only one or an empty name (another
+    ``WorkspaceError``) is the caller's to report."""
     try:
-        settings = _settings()
-        result = action(_store_at(database_location(settings.get("database"))))
+        return action(_store())
     except StorageError as error:
-        _failed(error)
+        _log(error)
         return None
-    except WorkspaceError:
-        raise
-    except InputError as error:  # e.g. psycopg missing for a postgresql:// URL
-        _failed(error)
+
+
+def _saving(action: Callable[[WorkspaceStore], T]) -> T | None:
+    """``_attempt`` for a write: its outcome is the save state the sidebar reports."""
+    try:
+        result = action(_store())
+    except StorageError as error:
+        _log(error)
+        st.session_state[SAVE_FAILED] = error.plain
         return None
-    st.session_state.pop(STORAGE_ERROR, None)
+    st.session_state.pop(SAVE_FAILED, None)
     return result
 
 
@@ -124,17 +140,10 @@ def _anyone_deletes() -> bool:
     return _shared() and shared_delete(_settings().get("shared_delete"))
 
 
-def _browser_tokens() -> dict[str, str]:
-    """The edit secrets this browser sent when the session started (its ``bleu_ws_`` cookies)."""
-    return {name[len(COOKIE):]: value for name, value in st.context.cookies.items()
-            if name.startswith(COOKIE) and _TOKEN_LIKE.fullmatch(name[len(COOKIE):])
-            and _TOKEN_LIKE.fullmatch(value)}
-
-
 def _tokens() -> dict[str, str]:
     """Every edit secret this browser holds (id -> secret): its cookies and this session's."""
     state = st.session_state
-    held = {**_browser_tokens(), **state.get(TOKENS, {})}
+    held = {**cookies.browser_secrets(st.context.cookies), **state.get(TOKENS, {})}
     return {key: token for key, token in held.items() if key not in state.get(DELETED, ())}
 
 
@@ -145,29 +154,21 @@ def _keep_token(workspace_id: str, token: str) -> None:
     state[DELETED] = [key for key in state.get(DELETED, []) if key != workspace_id]
 
 
-def _cookie_script(owned: frozenset[str]) -> str | None:
-    """A script that stores the edit secrets of the workspaces this browser owns as cookies
-    (renewing them; wrong or stale ones are left to expire) and drops those of deleted
-    workspaces; None when there is nothing to store. Only id- and secret-shaped text goes in
-    (``_TOKEN_LIKE``), JSON-quoted."""
-    tail = f"; Max-Age={COOKIE_SECONDS}; Path=/; SameSite=Strict"
-    keep = owned | set(st.session_state.get(TOKENS, {}))
-    cookies = [f"{COOKIE}{key}={token}{tail}" for key, token in sorted(_tokens().items())
-               if key in keep and _TOKEN_LIKE.fullmatch(key) and _TOKEN_LIKE.fullmatch(token)]
-    cookies += [f"{COOKIE}{key}=; Max-Age=0; Path=/; SameSite=Strict"
-                for key in st.session_state.get(DELETED, []) if _TOKEN_LIKE.fullmatch(key)]
-    if not cookies:
-        return None
-    return ("<script>(() => { const secure = location.protocol === 'https:' ? '; Secure' : '';"
-            f" for (const cookie of {json.dumps(cookies)}) document.cookie = cookie + secure;"
-            " })();</script>")
-
-
 def _cookies(owned: frozenset[str]) -> None:
-    """Write the cookie script into the sidebar (it runs once per change of its text)."""
-    script = _cookie_script(owned)
-    if script:
-        st.sidebar.html(script, unsafe_allow_javascript=True)
+    """Have the server set the cookies of the workspaces this browser owns (renewing them:
+    wrong or stale ones are left to expire) and expire those this session deleted; sent again
+    only when they change."""
+    state = st.session_state
+    keep = owned | set(state.get(TOKENS, {}))
+    wanted = frozenset([cookies.Cookie(key, token) for key, token in _tokens().items()
+                        if key in keep]
+                       + [cookies.Cookie(key, None) for key in state.get(DELETED, [])])
+    offered = state.get(COOKIES_OFFERED)
+    if offered is None or offered[0] != wanted:
+        nonce = cookies.offer(sorted(wanted, key=lambda c: c.workspace_id))
+        offered = state[COOKIES_OFFERED] = (wanted, cookies.script(nonce) if nonce else None)
+    if offered[1]:
+        st.sidebar.html(offered[1], unsafe_allow_javascript=True)
 
 
 def _owned() -> frozenset[str]:
@@ -186,63 +187,39 @@ def _options() -> dict[str, Any]:
     return {key: state[key] for key in keys if key in state}
 
 
-def _external() -> dict[str, dict[str, tuple[float | None, ...]]]:
-    """The session's segment scores as a workspace keeps them: metric -> system -> scores
-    (system names as loaded, NaN as None), every set of the session."""
+def _segment_scores() -> tuple[SavedScores, ...]:
+    """Every segment-score metric of the session (``_state.SEGMENT_SCORES``, as read) as a
+    workspace keeps it: systems renamed by ``_state.ALIASES`` to the loaded names."""
     state = st.session_state
-    aliases = state.get(_state.ALIASES) or {}
-    return {label: {
-        aliases.get(label, {}).get(name, name): tuple(
-            None if math.isnan(value) else float(value) for value in row)
-        for name, row in scores.by_system().items()}
-        for label, scores in (state.get(_state.SEGMENT_SCORES) or {}).items()}
+    found = {label: scores for label, scores in (state.get(_state.SEGMENT_SCORES) or {}).items()
+             if isinstance(scores, SegmentScores)}
+    return collect(found, state.get(_state.ALIASES))
 
 
-def _restore_external(saved: Mapping[str, Mapping[str, tuple[float | None, ...]]]) -> None:
-    """Put a workspace's segment scores back where views/_segment_scores.py reads them."""
+def _restore_scores(saved: tuple[SavedScores, ...]) -> None:
+    """Put a workspace's scores back where views/_segment_scores.py reads them: every metric,
+    its systems named as loaded (so no renaming is left to do)."""
     state = st.session_state
-    state[SAVED_EXTERNAL] = {metric: dict(by_system) for metric, by_system in saved.items()}
-    restored = {}
-    for label, by_system in saved.items():
-        matrix = np.array([[np.nan if value is None else value for value in values]
-                           for values in by_system.values()], dtype=float)
-        matrix.setflags(write=False)
-        restored[label] = SegmentScores(label, tuple(by_system), matrix, "the saved workspace",
-                                        not lower_is_better(label))
-    state[_state.SEGMENT_SCORES], state[_state.ALIASES] = restored, {}
+    state[_state.SEGMENT_SCORES] = {one.label: from_saved(one) for one in saved}
+    state[_state.ALIASES] = {}
 
 
 def _attach(workspace_id: str, name: str) -> None:
     state = st.session_state
-    state[CURRENT], state[CURRENT_NAME], state[URL_SEEN] = workspace_id, name, workspace_id
+    state[CURRENT], state[CURRENT_NAME] = workspace_id, name
     own = state.setdefault(OWN, [])
     if workspace_id not in own:
         own.append(workspace_id)
-    st.query_params[QUERY] = workspace_id
-    state[_state.URL_STATE] = {**state.get(_state.URL_STATE, {}), QUERY: workspace_id}
 
 
 def _detach() -> None:
-    state = st.session_state
-    for key in (CURRENT, CURRENT_NAME, URL_SEEN):
-        state.pop(key, None)
-    if QUERY in st.query_params:
-        del st.query_params[QUERY]
-    state[_state.URL_STATE] = {k: v for k, v in state.get(_state.URL_STATE, {}).items()
-                             if k != QUERY}
+    for key in (CURRENT, CURRENT_NAME):
+        st.session_state.pop(key, None)
 
 
-def _extends(previous: Dataset, new: Dataset) -> bool:
-    """Whether ``new`` keeps all of ``previous`` (same segments, its systems, its references in
-    order, its source) and only renames or adds systems, adds references or adds a source: a
-    user completing an upload step by step stays in one workspace."""
-    kept_source = previous.source is None or (
-        new.source is not None and previous.source.segments == new.source.segments)
-    old_refs = [ref.key for ref in previous.references]
-    new_refs = [ref.key for ref in new.references]
-    return (previous.n_segments == new.n_segments and kept_source
-            and new_refs[:len(old_refs)] == old_refs
-            and set(previous.system_keys.values()) <= set(new.system_keys.values()))
+def current() -> str | None:
+    """The id of the workspace the loaded data is saved in (None: not saved)."""
+    return st.session_state.get(CURRENT)
 
 
 def load(new: Dataset, done: str | None) -> None:
@@ -253,35 +230,36 @@ def load(new: Dataset, done: str | None) -> None:
         autosave(_session.commit(new, done), new)
 
 
+def _saved(saved: Workspace) -> None:
+    """The session is in ``saved`` now, with its options and scores as saved."""
+    state = st.session_state
+    _attach(saved.id, saved.name)
+    state[SAVED_OPTIONS] = dict(saved.options)
+    state[SAVED_SCORES] = saved.segment_scores
+
+
 def _save_new(data: Dataset, name: str) -> Workspace | None:
-    """Save ``data`` (with the session's options and external scores) as a new workspace this
-    browser owns, and open it; None (the warning set) where the database cannot be used."""
+    """Save ``data`` (with the session's options and scores) as a new workspace this browser
+    owns, and open it; None where the database cannot be used."""
     token = new_edit_token()
-    workspace = Workspace.new(data, name, options=_options(), external_scores=_external())
-    saved = _attempt(lambda store: store.save(workspace, token=token))
+    workspace = Workspace.new(data, name, options=_options(),
+                              segment_scores=_segment_scores())
+    saved = _saving(lambda store: store.save(workspace, token=token))
     if saved is not None:
         _keep_token(saved.id, token)
         _saved(saved)
     return saved
 
 
-def _saved(saved: Workspace) -> None:
-    """The session is in ``saved`` now, with its options and external scores as saved."""
-    state = st.session_state
-    _attach(saved.id, saved.name)
-    state[SAVED_OPTIONS] = dict(saved.options)
-    state[SAVED_EXTERNAL] = dict(saved.external_scores)
-
-
-def _save_in_place(current: str, new: Dataset) -> bool | None:
+def _save_in_place(workspace_id: str, new: Dataset) -> bool | None:
     """Save ``new`` into the open workspace with this browser's edit secret: True when saved,
     False when this browser may not change it, None when the database cannot be used."""
     state = st.session_state
-    workspace = Workspace(current, state.get(CURRENT_NAME) or current, new, _options(),
-                          _external())
-    token = _tokens().get(current)
+    workspace = Workspace(workspace_id, state.get(CURRENT_NAME) or workspace_id, new,
+                          _options(), _segment_scores())
+    token = _tokens().get(workspace_id)
     try:
-        saved = _attempt(lambda store: store.save(workspace, token=token))
+        saved = _saving(lambda store: store.save(workspace, token=token))
     except WorkspaceReadOnlyError:
         return False
     if saved is not None:
@@ -290,97 +268,109 @@ def _save_in_place(current: str, new: Dataset) -> bool | None:
 
 
 def autosave(previous: Dataset | None, new: Dataset) -> None:
-    """Save newly committed data: into the open workspace when it only renames or adds
-    systems and this browser owns it, as a copy of its own when it does not, else as a new
-    workspace (the bundled samples are never saved)."""
+    """Save newly committed data where ``bleu.workspace.autosave.decide`` says: into the open
+    workspace, as the user's copy of it, as a new workspace, or not at all (the samples)."""
     state = st.session_state
-    if new.label.startswith("Sample:"):
-        if state.get(CURRENT):  # the user left the workspace for the sample
-            _detach()
+    workspace_id = current()
+    plan = decide(previous, new, current=workspace_id, owned=workspace_id in _tokens())
+    if plan is Save.NOT_THE_SAMPLE:
+        _detach()
+        state.pop(SAVE_FAILED, None)  # nothing is to be saved: nothing failed
         return
-    current = state.get(CURRENT)
-    grows = bool(current) and previous is not None and _extends(previous, new)
-    done = _save_in_place(current, new) if grows and current in _tokens() else False
-    if done is False:
-        name = (f"{state.get(CURRENT_NAME) or current} (copy)" if grows
-                else f"{new.references[0].name} ({len(new.systems)} systems)")
-        done = _save_new(new, name) is not None
-        if done and grows:
-            _session.add_message("info", f"Saved as your own workspace {name!r}: the workspace "
-                                         "you opened is read-only here.")
-    if not done:
-        if not grows:
+    if plan is Save.IN_PLACE:
+        done = _save_in_place(workspace_id, new)
+        if done is not False:
+            if done is None:
+                _session.add_message("info", tr("Not saved: see Workspaces in the sidebar."))
+            return
+        plan = Save.COPY  # its secret changed hands meanwhile
+    name = (copy_name(state.get(CURRENT_NAME) or workspace_id) if plan is Save.COPY
+            else new_name(new))
+    if _save_new(new, name) is None:
+        if plan is Save.NEW:
             _detach()
-        _session.add_message("warning", state.get(STORAGE_ERROR, "The workspace was not saved."))
+        _session.add_message("info", tr("Not saved as a workspace: see Workspaces in the "
+                                        "sidebar."))
+    elif plan is Save.COPY:
+        _session.add_message("info", tr("Saved as your own workspace {name!r}: the workspace "
+                                        "you opened is read-only here.").format(name=name))
 
 
-def _open(workspace_id: str) -> None:
-    """Load a saved workspace: its data, options and external scores."""
-    state = st.session_state
+def fetch(workspace_id: str) -> Workspace | str:
+    """The saved workspace, or why it cannot be opened (one sentence a visitor may read)."""
     try:
-        workspace = _attempt(lambda store: store.load(workspace_id))
-    except WorkspaceNotFoundError as error:
-        _session.say("error", f"{error} Nothing was changed.")
-        if st.query_params.get(QUERY) == workspace_id:
-            _detach()
-        return
-    if workspace is None:
-        _session.say("error", state[STORAGE_ERROR])
-        return
-    data = workspace.dataset
-    _session.commit(data, f"Reopened workspace {workspace.name!r}: {len(data.systems)} "
-                          f"system(s), {data.n_refs} reference(s), {data.n_segments:,} segments.")
-    for key, value in workspace.options.items():
-        state[key] = value
-    _restore_external(workspace.external_scores)
-    _attach(workspace.id, workspace.name)
-    state[SAVED_OPTIONS] = dict(workspace.options)
+        return _store().load(workspace_id)
+    except WorkspaceNotFoundError:
+        return tr("No workspace has this id: it was deleted, or the link is mistyped.")
+    except StorageError as error:
+        _log(error)
+        return error.plain
 
 
-def restore_from_url() -> None:
-    """Reopen the workspace of ``?ws=<id>``, once per id (later reruns keep the user's changes)."""
-    wanted = st.query_params.get(QUERY)
+def enter(workspace: Workspace, link: Mapping[str, Any] | None = None) -> Opening:
+    """Make a saved workspace the session's: its data, its options under the link's
+    (``bleu.workspace.precedence``), its scores. Returns the options applied and those the link
+    overrode; the overriding ones are not written into the workspace on opening."""
     state = st.session_state
-    if not wanted or wanted == state.get(URL_SEEN):
-        return
-    state[URL_SEEN] = wanted
-    if wanted != state.get(CURRENT):
-        _open(wanted)
+    data = workspace.dataset
+    _session.commit(data, tr("Reopened workspace {name!r}: {systems} system(s), {refs} "
+                             "reference(s), {segments} segments.").format(
+        name=workspace.name, systems=len(data.systems), refs=data.n_refs,
+        segments=COUNT.text(data.n_segments)))
+    found = opening(workspace.options, link or {})
+    for key, value in found.options.items():
+        state[key] = value
+    _restore_scores(workspace.segment_scores)
+    _attach(workspace.id, workspace.name)
+    state[SAVED_OPTIONS] = _options()  # what the link overrode is not written on opening
+    state[SAVED_SCORES] = workspace.segment_scores
+    return found
+
+
+def cannot_open_link(workspace_id: str, why: str) -> None:
+    """Instead of any page: the link's workspace cannot be opened, and why; the way on is the
+    user's choice (the bundled sample is not shown as if it were theirs). Stops the run, so
+    the link stays as it is (a reload tries again)."""
+    st.error(escape_markdown(tr("Workspace {id} cannot be opened: {why} Nothing from it is "
+                                "shown.").format(id=workspace_id, why=why)))
+    st.page_link(page_script("data"), label=tr("Load your files on the Data page"))
+    st.button(tr("Continue with the bundled sample"), key="workspace_link_continue")
+    st.stop()
 
 
 def _sync_settings(owned: frozenset[str]) -> None:
-    """Keep the open workspace's options and external scores in step with the session, where
-    this browser owns it (a visitor's changes stay in their session)."""
+    """Keep the open workspace's options and scores in step with the session, where this
+    browser owns it (a visitor's changes stay in their session)."""
     state = st.session_state
-    current, options, external = state.get(CURRENT), _options(), _external()
-    if current not in owned:
+    workspace_id, options, scores = current(), _options(), _segment_scores()
+    if workspace_id not in owned:
         return
-    token = _tokens().get(current)
+    token = _tokens().get(workspace_id)
     try:
         if options != state.get(SAVED_OPTIONS):
-            _attempt(lambda store: store.set_options(current, options, token=token))
-        if external != state.get(SAVED_EXTERNAL, {}):
-            _attempt(lambda store: store.set_external_scores(current, external, token=token))
+            _saving(lambda store: store.set_options(workspace_id, options, token=token))
+        if scores != state.get(SAVED_SCORES, ()):
+            _saving(lambda store: store.set_segment_scores(workspace_id, scores, token=token))
     except WorkspaceNotFoundError:  # deleted meanwhile (by another session of a shared server)
         _detach()
     except WorkspaceReadOnlyError:  # its secret changed hands meanwhile: nothing was written
         pass
-    # recorded also after a failure: no retry on every rerun
-    state[SAVED_OPTIONS], state[SAVED_EXTERNAL] = options, external
+    # recorded also after a failure: no retry on every rerun (the sidebar says it failed)
+    state[SAVED_OPTIONS], state[SAVED_SCORES] = options, scores
 
 
 def _rename() -> None:
     state = st.session_state
-    current, name = state.get(CURRENT), state.get("workspace_name", "").strip()
-    if not current:
+    workspace_id, name = current(), state.get("workspace_name", "").strip()
+    if not workspace_id:
         return
-    token = _tokens().get(current)
+    token = _tokens().get(workspace_id)
     try:
-        _attempt(lambda store: store.rename(current, name, token=token))
+        _saving(lambda store: store.rename(workspace_id, name, token=token))
     except WorkspaceError as error:
         _session.say("error", str(error))
         return
-    if STORAGE_ERROR not in state:
+    if SAVE_FAILED not in state:
         state[CURRENT_NAME] = name
 
 
@@ -402,46 +392,55 @@ def _add_systems() -> None:
         _session.refuse(error)
         return
     if count:
-        load(new, f"Added {count} system(s) to workspace "
-                            f"{state.get(CURRENT_NAME)!r}.")
+        load(new, tr("Added {count} system(s) to workspace {name!r}.").format(
+            count=count, name=state.get(CURRENT_NAME)))
 
 
 def _copy() -> None:
     """The "Copy to my workspaces" button: the open workspace as it is shown, saved as a new
     one this browser owns (the original stays as it was)."""
     state = st.session_state
-    name = f"{state.get(CURRENT_NAME) or state.get(CURRENT)} (copy)"
+    name = copy_name(state.get(CURRENT_NAME) or current())
     if _save_new(_session.dataset(), name) is None:
-        _session.say("error", state[STORAGE_ERROR])
+        _session.say("error", tr("Nothing was copied: see Workspaces in the sidebar."))
         return
-    _session.say("success", f"Copied to your workspaces as {name!r}: this browser can change "
-                            "the copy; the original is as it was.")
+    _session.say("success", tr("Copied to your workspaces as {name!r}: this browser can change "
+                               "the copy; the original is as it was.").format(name=name))
 
 
 def _claim() -> None:
     """An edit secret typed in (e.g. printed by ``--save-workspace``): if it is the open
     workspace's, this browser may change it from now on."""
     state = st.session_state
-    current, token = state.get(CURRENT), state.get("workspace_edit_secret", "").strip()
+    workspace_id, token = current(), state.get("workspace_edit_secret", "").strip()
     state["workspace_edit_secret"] = ""
-    if not current or not token:
+    if not workspace_id or not token:
         return
-    owned = _attempt(lambda store: store.editable({current: token}))
+    owned = _attempt(lambda store: store.editable({workspace_id: token}))
     name = state.get(CURRENT_NAME)
     if owned is None:
-        _session.say("error", state[STORAGE_ERROR])
-    elif current in owned:
-        _keep_token(current, token)
-        _session.say("success", f"This browser can now change workspace {name!r}.")
+        _session.say("error", tr("The secret could not be checked: see Workspaces in the "
+                                 "sidebar."))
+    elif workspace_id in owned:
+        _keep_token(workspace_id, token)
+        _session.say("success", tr("This browser can now change workspace {name!r}.").format(
+            name=name))
     else:
-        _session.say("error", f"That is not the edit secret of workspace {name!r}; nothing "
-                              "was changed.")
+        _session.say("error", tr("That is not the edit secret of workspace {name!r}; nothing "
+                                 "was changed.").format(name=name))
 
 
 def _open_picked() -> None:
+    """The Open button: the picked workspace with its saved options."""
     picked = st.session_state.get("workspace_pick")
-    if picked:
-        _open(picked)
+    if not picked:
+        return
+    found = fetch(picked)
+    if isinstance(found, Workspace):
+        enter(found)
+    else:
+        _session.say("error", tr("The workspace cannot be opened: {why} Nothing was "
+                                 "changed.").format(why=found))
 
 
 def _ask_delete() -> None:
@@ -463,78 +462,102 @@ def _delete_pending() -> None:
     token, anyone = _tokens().get(picked), _anyone_deletes()
     try:
         with suppress(WorkspaceNotFoundError):  # deleted meanwhile: gone either way
-            _attempt(lambda store: store.delete(picked, token=token, anyone=anyone))
+            if not _attempt(lambda store: store.delete(picked, token=token, anyone=anyone)
+                            or True):
+                _session.say("error", tr("Nothing was deleted: see Workspaces in the "
+                                         "sidebar."))
+                return
     except WorkspaceReadOnlyError as error:
-        _session.say("error", f"{error} Nothing was deleted.")
-        return
-    if STORAGE_ERROR in state:
+        _session.say("error", tr("{error} Nothing was deleted.").format(error=error))
         return
     if picked in state.get(OWN, []):
         state[OWN].remove(picked)
     state.get(TOKENS, {}).pop(picked, None)
     state[DELETED] = [*state.get(DELETED, []), picked]
-    if picked == state.get(CURRENT):
+    if picked == current():
         _detach()
-        _session.say("info", "Deleted the workspace; the data stays loaded but is no longer "
-                             "saved.")
+        _session.say("info", tr("Deleted the workspace; the data stays loaded but is no longer "
+                                "saved."))
 
 
-def _why_unsaved() -> str | None:
-    """Why nothing can be saved (the database cannot be written), or None when it can."""
-    _attempt(lambda store: store.check_writable())
-    return st.session_state.get(STORAGE_ERROR)
+def _database_problem() -> StorageError | None:
+    """What keeps the database from taking writes now (None: it takes them)."""
+    try:
+        _store().check_writable()
+    except StorageError as error:
+        _log(error)
+        return error
+    return None
 
 
-def _current_area(current: str, owned: frozenset[str], unsaved: bool) -> None:
+def _state_line(problem: StorageError | None) -> None:
+    """The one line on the save state, as it really is: saving is off (read-only), the database
+    cannot be used, the latest save failed, or (a caption) new data is saved."""
+    failed = st.session_state.get(SAVE_FAILED)
+    if problem is not None and problem.read_only:
+        st.sidebar.warning(tr("Saving is off: the workspace database is read-only here. Saved "
+                              "workspaces still open by their links, and every page works."))
+    elif problem is not None:
+        st.sidebar.warning(tr("Workspaces are not being saved: {why} Everything else works as "
+                              "usual; the loaded data stays until this tab is closed.").format(
+            why=problem.plain))
+    elif failed:
+        st.sidebar.warning(tr("The latest changes were not saved: {why} They stay loaded in "
+                              "this tab; the next change tries again.").format(why=failed))
+    elif not current():
+        st.sidebar.caption(tr("Uploaded data is saved as a workspace automatically."))
+
+
+def _current_area(workspace_id: str, owned: frozenset[str], saving: bool) -> None:
     """The open workspace: its owner renames it or adds systems; a visitor may copy it, or give
-    its edit secret; nobody changes anything while the database cannot be written."""
+    its edit secret; nobody changes anything while nothing can be saved."""
     state = st.session_state
     name = state.get(CURRENT_NAME, "")  # controls shown as ⟨U+XXXX⟩ by escape_markdown
-    if unsaved:
-        st.sidebar.caption(escape_markdown(
-            f"Workspace '{name}' is open, but saving is unavailable (below): changes you make "
-            "here are not saved."))
+    if not saving:
+        st.sidebar.caption(escape_markdown(tr(
+            "Workspace '{name}' is open, but saving is unavailable: changes you make here are "
+            "not saved.").format(name=name)))
         return
-    if current in owned:
-        st.sidebar.caption(escape_markdown(
-            f"Saved as workspace '{name}'. This page's link (?ws={current}) shows it read-only "
-            "to anyone you give it to; only this browser can change or delete it."))
+    if workspace_id in owned:
+        saved = SAVE_FAILED not in state
+        st.sidebar.caption(escape_markdown(tr(
+            "Saved as workspace '{name}'. This page's link (?ws={id}) shows it read-only to "
+            "anyone you give it to; only this browser can change or delete it.").format(
+            name=name, id=workspace_id) if saved else tr(
+            "Workspace '{name}' is open; its latest changes were not saved.").format(name=name)))
         state["workspace_name"] = show_controls(name)
-        st.sidebar.text_input("Workspace name", key="workspace_name", on_change=_rename)
-        st.sidebar.file_uploader("Add systems to this workspace", accept_multiple_files=True,
-                                 key="workspace_add_systems", on_change=_add_systems)
+        st.sidebar.text_input(tr("Workspace name"), key="workspace_name", on_change=_rename)
+        st.sidebar.file_uploader(tr("Add systems to this workspace"),
+                                 accept_multiple_files=True, key="workspace_add_systems",
+                                 on_change=_add_systems)
         return
-    st.sidebar.caption(escape_markdown(
-        f"Viewing workspace '{name}' read-only: every page works, but changes you make here are "
-        "not saved to it. Copy it to keep a version you can change."))
-    st.sidebar.button("Copy to my workspaces", key="workspace_copy", on_click=_copy)
-    with st.sidebar.expander("Edit with its secret"):
-        st.text_input("Edit secret", key="workspace_edit_secret", type="password",
+    st.sidebar.caption(escape_markdown(tr(
+        "Viewing workspace '{name}' read-only: every page works, but changes you make here are "
+        "not saved to it. Copy it to keep a version you can change.").format(name=name)))
+    st.sidebar.button(tr("Copy to my workspaces"), key="workspace_copy", on_click=_copy)
+    with st.sidebar.expander(tr("Edit with its secret")):
+        st.text_input(tr("Edit secret"), key="workspace_edit_secret", type="password",
                       on_change=_claim,
-                      help="The owner's secret (printed by bleu-explorer --save-workspace): "
-                           "with it, this browser may rename, add systems to or delete it.")
+                      help=tr("The owner's secret (printed by bleu-explorer --save-workspace): "
+                              "with it, this browser may rename, add systems to or delete it."))
 
 
 def sidebar() -> None:
-    """The sidebar's Workspaces area: where the data is saved, and the saved workspaces to
-    reopen, rename, add systems to, copy or delete."""
+    """The sidebar's Workspaces area: where the data is saved (or why not), and the saved
+    workspaces to reopen, rename, add systems to, copy or delete."""
     state = st.session_state
     owned = _owned()
     _sync_settings(owned)
-    st.sidebar.header("Workspaces")
+    st.sidebar.header(tr("Workspaces"))
     _cookies(owned)
-    unsaved = _why_unsaved()
-    current = state.get(CURRENT)
-    if current:
-        _current_area(current, owned, bool(unsaved))
-    elif not unsaved:
-        st.sidebar.caption("Uploaded data is saved as a workspace automatically.")
+    problem = _database_problem()
+    _state_line(problem)
+    workspace_id = current()
+    if workspace_id:
+        _current_area(workspace_id, owned, problem is None)
     shared = _shared()
     listed = None if shared else [*owned, *state.get(OWN, [])]
     infos = _attempt(lambda store: store.list(listed))
-    problem = state.get(STORAGE_ERROR) or unsaved
-    if problem:
-        st.sidebar.warning(escape_markdown(problem))
     if infos:
         _saved_list(infos, owned, shared)
 
@@ -542,27 +565,28 @@ def sidebar() -> None:
 def _saved_list(infos: list[WorkspaceInfo], owned: frozenset[str], shared: bool) -> None:
     """The saved workspaces to open or delete (with a confirmation); others' are view only."""
     state = st.session_state
-    current = state.get(CURRENT)
-    labels = {info.id: f"{show_controls(info.name)} · {info.n_systems} systems · "
-                       f"{time.strftime('%Y-%m-%d %H:%M', time.localtime(info.updated))}"
-                       + ("" if info.id in owned else " · view only")
-              for info in infos}
+    workspace_id = current()
+    labels = {info.id: tr("{name} · {count} systems · {updated}").format(
+        name=show_controls(info.name), count=info.n_systems,
+        updated=time.strftime("%Y-%m-%d %H:%M", time.localtime(info.updated)))
+        + ("" if info.id in owned else tr(" · view only")) for info in infos}
     if state.get("workspace_pick") not in labels:
-        state["workspace_pick"] = current if current in labels else infos[0].id
-    st.sidebar.selectbox("Saved workspaces (everyone's: shared server)" if shared
-                         else "Your saved workspaces", list(labels), key="workspace_pick",
+        state["workspace_pick"] = workspace_id if workspace_id in labels else infos[0].id
+    st.sidebar.selectbox(tr("Saved workspaces (everyone's: shared server)") if shared
+                         else tr("Your saved workspaces"), list(labels), key="workspace_pick",
                          format_func=lambda key: labels.get(key, key))
     deletable = state["workspace_pick"] in owned or _anyone_deletes()
     left, right = st.sidebar.columns(2)
-    left.button("Open", key="workspace_open", on_click=_open_picked)
-    right.button("Delete", key="workspace_delete", on_click=_ask_delete, disabled=not deletable,
-                 help=None if deletable else "Only its owner's browser can delete it.")
+    left.button(tr("Open"), key="workspace_open", on_click=_open_picked)
+    right.button(tr("Delete"), key="workspace_delete", on_click=_ask_delete,
+                 disabled=not deletable,
+                 help=None if deletable else tr("Only its owner's browser can delete it."))
     pending = state.get(DELETE_PENDING)
     if pending in labels:
-        st.sidebar.warning(escape_markdown(
-            f"Delete workspace {labels[pending]}? Its saved texts, options and scores are "
-            "removed for everyone who has its link; this cannot be undone."))
+        st.sidebar.warning(escape_markdown(tr(
+            "Delete workspace {label}? Its saved texts, options and scores are removed for "
+            "everyone who has its link; this cannot be undone.").format(label=labels[pending])))
         yes, no = st.sidebar.columns(2)
-        yes.button("Yes, delete", key="workspace_delete_confirm", type="primary",
+        yes.button(tr("Yes, delete"), key="workspace_delete_confirm", type="primary",
                    on_click=_delete_pending)
-        no.button("Cancel", key="workspace_delete_cancel", on_click=_cancel_delete)
+        no.button(tr("Cancel"), key="workspace_delete_cancel", on_click=_cancel_delete)

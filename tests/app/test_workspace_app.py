@@ -1,10 +1,14 @@
-"""Workspaces in the app (AppTest): an upload is saved, ``?ws=<id>`` reopens it with the same
-numbers in a new session (read-only there: a visitor copies it or gives its edit secret), the
-owner's session manages it, a returning browser finds its own list by its cookies, and a broken
-database never breaks the app nor shows its password or path."""
+"""Workspaces in the app (AppTest): an upload is saved, ``?ws=<id>`` (in every URL form the app
+has written) reopens it with the same numbers in a new session (read-only there: a visitor
+copies it or gives its edit secret), the link's options win over the workspace's saved ones and
+the page says so, the owner's session manages it, a returning browser finds its own list by its
+cookies (set by the server: HttpOnly), and a broken, full or read-only database never breaks the
+app, says so once per page in one plain sentence, and shows no password, host or path."""
 
 from __future__ import annotations
 
+import json
+import logging
 import re
 import sqlite3
 import sys
@@ -21,7 +25,9 @@ from streamlit.testing.v1 import AppTest
 
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
+from bleu.io.scores.table import SegmentScores
 from bleu.workspace import Workspace, WorkspaceStore, new_edit_token
+from bleu_app import cookies
 
 REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"
@@ -32,7 +38,9 @@ KIT = WMT17 / "newstest2017.KIT.4950.en-de.de"
 
 if str(REPO) not in sys.path:  # app.py imports its page glue from ``views``
     sys.path.insert(0, str(REPO))
-
+WORKSPACE_TESTS = REPO / "tests" / "workspace"
+if str(WORKSPACE_TESTS) not in sys.path:  # the read-only folder helpers
+    sys.path.insert(0, str(WORKSPACE_TESTS))
 
 
 @pytest.fixture(autouse=True)
@@ -85,8 +93,23 @@ def widget_keys(app: AppTest) -> set[str]:
 
 
 def cookie_script(app: AppTest) -> str:
-    """The script(s) the sidebar runs in the browser to keep edit secrets as cookies."""
+    """The script(s) the sidebar runs in the browser to have the server set the cookies."""
     return "\n".join(node.proto.body for node in app.get("html"))
+
+
+def offered_cookies(app: AppTest) -> list[str]:
+    """The Set-Cookie headers the server would send for the sidebar's script (its nonce
+    redeemed here, as the route does; empty when there is no script)."""
+    found = re.search(r"body: '([A-Za-z0-9_-]+)'", cookie_script(app))
+    if found is None:
+        return []
+    return cookies.set_cookie_headers(cookies.redeem(found[1]), path="/_stcore/", secure=False)
+
+
+def shown(app: AppTest) -> list[str]:
+    """Every message, caption and warning the page shows, as text."""
+    return [text for kind in ("success", "info", "warning", "error", "caption")
+            for text in texts(app, kind)]
 
 
 @dataclass(frozen=True)
@@ -210,50 +233,90 @@ def test_an_upload_completed_step_by_step_stays_one_workspace(app_setup: Path) -
 
 
 @pytest.mark.parametrize("broken", ["corrupt file", "a folder"])
-def test_a_broken_database_only_stops_saving(app_setup: Path, broken: str) -> None:
+def test_a_broken_database_only_stops_saving(app_setup: Path, broken: str,
+                                             caplog: pytest.LogCaptureFixture) -> None:
     if broken == "corrupt file":
         app_setup.write_bytes(b"not a database\n" * 1000)
     else:
         app_setup.mkdir()
     app = new_app()
-    upload(app, SYSTEMS, [REF])
+    with caplog.at_level(logging.WARNING, logger="bleu_app.views._workspace"):
+        upload(app, SYSTEMS, [REF])
     assert len(scores(app)) == 2  # scored as usual
+    plain = {"corrupt file": "The workspace database is damaged or is not a BLEU Explorer "
+                             "database.",
+             "a folder": "The workspace database cannot be reached."}[broken]
     warnings = texts(app, "warning")
-    assert any("Workspaces are not being saved. The workspace database cannot be" in text
-               for text in warnings), warnings
+    assert warnings == [f"Workspaces are not being saved: {plain} Everything else works as "
+                        "usual; the loaded data stays until this tab is closed."]
+    assert sum(text.count(plain) for text in shown(app)) == 1  # once on the page
+    assert "OperationalError" not in page_text(app) and "DatabaseError" not in page_text(app)
     assert str(app_setup.parent) not in page_text(app)  # no server path in the page
     assert "workspace_id" not in app.session_state
+    assert not any("saved as a workspace automatically" in text for text in shown(app))
+    logged = [record.getMessage() for record in caplog.records]
+    assert any("The workspace database cannot be opened" in text for text in logged), logged
+    assert not any(str(app_setup.parent) in text for text in logged)  # redacted there too
 
 
-def test_an_unknown_link_says_so_and_shows_the_sample(app_setup: Path) -> None:
+def test_an_unknown_link_says_so_instead_of_showing_the_sample(app_setup: Path) -> None:
     app = new_app(ws="no-such-workspace")
-    errors = texts(app, "error")
-    assert any("No workspace with id 'no-such-workspace'" in text for text in errors), errors
-    assert any(text.startswith("Sample: WMT22") for text in texts(app, "caption"))
+    (error,) = texts(app, "error")
+    assert error == ("Workspace no-such-workspace cannot be opened: No workspace has this id: "
+                     "it was deleted, or the link is mistyped. Nothing from it is shown.")
+    assert not app.dataframe and not app.get("vega_lite_chart")  # no page drawn
+    assert not any("Sample" in text for text in shown(app))
+    assert app.query_params["ws"] == "no-such-workspace"  # the link stays: a reload retries
+    app.button(key="workspace_link_continue").click().run()  # the user chooses the sample
+    assert app.session_state["dataset"].sample == "wmt22-en-de"
+    assert "ws" not in app.query_params and len(scores(app)) == 9
 
 
-def test_external_scores_are_saved_and_come_back(app_setup: Path) -> None:
-    from bleu.io.scores.read import SegmentScores
+def test_a_link_to_a_database_that_is_down_says_so_in_one_plain_sentence(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BLEU_EXPLORER_DB", "postgresql://lab:hunter2@127.0.0.1:1/postgres")
+    app = new_app(ws="AbCdEfGhIjKlMnOpQrStUv")
+    assert texts(app, "error") == [
+        "Workspace AbCdEfGhIjKlMnOpQrStUv cannot be opened: The workspace database cannot be "
+        "reached. Nothing from it is shown."]
+    for private in ("127.0.0.1", "lab:", "hunter2", "port 1", "U+000A", "OperationalError"):
+        assert private not in page_text(app).replace(str(dict(app.query_params)), "")
 
+
+def test_every_segment_score_metric_is_saved_and_comes_back(app_setup: Path) -> None:
+    """Every set of ``segment_scores`` (the file's names mapped by ``external_aliases``) is
+    saved with its direction and source, and a reopened workspace has them all back."""
     app = new_app()
     upload(app, SYSTEMS, [REF])
     workspace_id = app.session_state["workspace_id"]
     matrix = np.array([np.linspace(0, 1, 3004), np.full(3004, np.nan)])
     matrix[1, :10] = 0.5
-    app.session_state["segment_scores"] = {"COMET": SegmentScores(
-        "COMET", ("C-3MA", "FBK"), matrix, "comet.tsv")}
-    app.session_state["external_aliases"] = {"COMET": {"C-3MA": SYSTEMS[0].stem,
-                                                       "FBK": SYSTEMS[1].stem}}
+    names = tuple(path.stem for path in SYSTEMS)
+    comet = SegmentScores("COMET", ("C-3MA", "FBK"), matrix, "comet.tsv")
+    metricx = SegmentScores("MetricX-23", names, np.full((2, 3004), 2.5), "metricx.jsonl",
+                            higher_is_better=False)
+    mqm = SegmentScores("MQM", names, -np.ones((2, 3004)), "mqm.tsv")
+    app.session_state["segment_scores"] = {"COMET": comet, "MetricX-23": metricx, "MQM": mqm}
+    app.session_state["external_aliases"] = {"COMET": {"C-3MA": names[0], "FBK": names[1]}}
     app.run()
     assert not app.exception
-    saved = WorkspaceStore(app_setup).load(workspace_id).external_scores
-    assert list(saved["COMET"]) == [path.stem for path in SYSTEMS]
-    assert saved["COMET"][SYSTEMS[1].stem][:11] == (0.5,) * 10 + (None,)
+    saved = WorkspaceStore(app_setup).load(workspace_id).segment_scores
+    assert [(s.label, s.higher_is_better, s.source) for s in saved] == [
+        ("COMET", True, "comet.tsv"), ("MetricX-23", False, "metricx.jsonl"),
+        ("MQM", True, "mqm.tsv")]
+    assert list(saved[0].scores) == list(names)  # named as loaded
+    assert saved[0].scores[names[1]][:11] == (0.5,) * 10 + (None,)
 
     again = new_app(ws=workspace_id)
-    restored = again.session_state["segment_scores"]["COMET"]
-    assert restored.label == "COMET" and restored.systems == tuple(saved["COMET"])
-    np.testing.assert_array_equal(restored.matrix, matrix)
+    restored = again.session_state["segment_scores"]
+    assert list(restored) == ["COMET", "MetricX-23", "MQM"]
+    for label, original in (("COMET", comet), ("MetricX-23", metricx), ("MQM", mqm)):
+        back = restored[label]
+        assert (back.higher_is_better, back.source) == (original.higher_is_better,
+                                                        original.source)
+        assert back.systems == names  # the renaming is done: no aliases left
+        np.testing.assert_array_equal(back.matrix, original.matrix)
+    assert again.session_state["external_aliases"] == {}
 
 
 def test_a_link_opens_a_read_only_view_that_can_be_copied(app_setup: Path) -> None:
@@ -263,9 +326,10 @@ def test_a_link_opens_a_read_only_view_that_can_be_copied(app_setup: Path) -> No
     workspace_id = owner.session_state["workspace_id"]
     token = owner.session_state["workspace_tokens"][workspace_id]
     assert token not in str(dict(owner.query_params))  # the secret never goes in the URL
-    script = cookie_script(owner)
-    assert f'"bleu_ws_{workspace_id}={token}; Max-Age=31536000; Path=/; SameSite=Strict"' \
-        in script
+    assert token not in cookie_script(owner)  # nor into the page: the server sets the cookie
+    assert offered_cookies(owner)[0] == (f"bleu_ws_{workspace_id}={token}; Max-Age=7776000; "
+                                         "Path=/_stcore/; HttpOnly; SameSite=Strict")
+    assert offered_cookies(owner) == []  # the script's nonce works once
     store = WorkspaceStore(app_setup)
     before = store.load(workspace_id)
     assert {"workspace_name", "workspace_add_systems"} <= widget_keys(owner)
@@ -279,7 +343,7 @@ def test_a_link_opens_a_read_only_view_that_can_be_copied(app_setup: Path) -> No
     assert any("read-only" in text for text in texts(visitor, "caption"))
     assert any(option.endswith(" · view only")
                for option in visitor.selectbox(key="workspace_pick").options)
-    assert token not in page_text(visitor) and cookie_script(visitor) == ""
+    assert token not in page_text(visitor) and offered_cookies(visitor) == []
     visitor.checkbox(key="lowercase").check().run()
     assert store.load(workspace_id) == before  # a visitor's options stay in their session
 
@@ -308,7 +372,7 @@ def test_the_edit_secret_makes_a_browser_an_owner(app_setup: Path) -> None:
     assert "workspace_name" not in widget_keys(app)
     app.text_input(key="workspace_edit_secret").input(secret).run()
     assert any("can now change" in text for text in texts(app, "success"))
-    assert f"bleu_ws_{saved.id}={secret};" in cookie_script(app)
+    assert offered_cookies(app)[0].startswith(f"bleu_ws_{saved.id}={secret};")
     app.text_input(key="workspace_name").input("claimed").run()
     assert store.load(saved.id).name == "claimed"
 
@@ -334,13 +398,15 @@ def test_a_returning_browser_finds_its_own_workspaces(
     assert again.session_state["workspace_id"] == own_id
     assert "workspace_name" in widget_keys(again)  # its owner: it can change it
     assert not again.button(key="workspace_delete").disabled
-    script = cookie_script(again)  # the cookie renewed, nothing else written
-    assert f"bleu_ws_{own_id}={token};" in script and other_id not in script
-    assert "<script>(" in script and "bleu_ws_x" not in script
+    offered = offered_cookies(again)  # the cookie renewed, nothing else written
+    assert offered[0].startswith(f"bleu_ws_{own_id}={token}; Max-Age=7776000;")
+    assert offered[1] == f"bleu_ws_{own_id}=; Max-Age=0; Path=/; SameSite=Strict"  # the old one
+    assert len(offered) == 2 and other_id not in str(offered) and "bleu_ws_x" not in str(offered)
     again.button(key="workspace_delete").click().run()
     again.button(key="workspace_delete_confirm").click().run()
     assert [info.id for info in WorkspaceStore(app_setup).list()] == [other_id]
-    assert f'"bleu_ws_{own_id}=; Max-Age=0; Path=/; SameSite=Strict"' in cookie_script(again)
+    assert f"bleu_ws_{own_id}=; Max-Age=0; Path=/_stcore/; HttpOnly; SameSite=Strict" \
+        in offered_cookies(again)
 
 
 def test_a_shared_server_lets_visitors_delete_only_where_it_allows(
@@ -372,35 +438,76 @@ def test_a_failing_database_never_shows_its_password_or_path(
         location = str(tmp_path / "secret-lab-folder" / "workspaces.sqlite3")
         secrets = ("secret-lab-folder", str(tmp_path))
     monkeypatch.setenv("BLEU_EXPLORER_DB", location)
-    app = new_app(ws="anything")
+    app = new_app()
     upload(app, SYSTEMS, [REF])
     assert len(scores(app)) == 2  # scored as usual
-    shown = page_text(app)
-    assert "the workspace database cannot be" in shown.lower()
-    for secret in secrets:
-        assert secret not in shown
+    everything = page_text(app)
+    assert "The workspace database cannot be reached." in everything
+    for secret in (*secrets, "OperationalError", "U+000A", "U+0009", "127.0.0.1", "lab:"):
+        assert secret not in everything
 
 
-def test_a_read_only_database_opens_links_and_says_saving_is_unavailable(
+def test_a_read_only_database_opens_links_and_says_saving_is_off(tmp_path: Path) -> None:
+    """The database's folder really read-only (a process that file modes stop, even as root):
+    the link opens with the same numbers, and the sidebar says saving is off."""
+    from read_only import read_only_folder, run_read_only
+
+    folder = tmp_path / "db"
+    folder.mkdir()
+    database = folder / "workspaces.sqlite3"
+    dataset = Dataset({path.stem: TextFile(path.name, tuple(lines(path))) for path in SYSTEMS},
+                      (TextFile(REF.name, tuple(lines(REF))),), label="saved elsewhere")
+    saved = WorkspaceStore(database).save(Workspace.new(dataset, "read-only"),
+                                          token=new_edit_token())
+    expected = {path.stem: sacrebleu.corpus_bleu(lines(path), [lines(REF)]).score
+                for path in SYSTEMS}
+    with read_only_folder(folder):
+        done = run_read_only([str(WORKSPACE_TESTS / "read_only_worker.py"), "app",
+                              str(database), saved.id])
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["folder_refuses_writes"] and seen["exception"] == []
+    assert seen["scores"] == pytest.approx(expected, abs=1e-9)  # the link still opens
+    assert seen["workspace_id"] == saved.id
+    assert any("Reopened workspace 'read-only'" in text for text in seen["success"])
+    assert seen["warning"] == [
+        "Saving is off: the workspace database is read-only here. Saved workspaces still open "
+        "by their links, and every page works."]
+    assert any("saving is unavailable" in text for text in seen["caption"])
+    assert not any("saved as a workspace automatically" in text for text in seen["caption"])
+    assert not {"workspace_name", "workspace_copy"} & set(seen["widgets"])
+    assert not any(str(folder) in text for kind in ("warning", "caption", "error")
+                   for text in seen[kind])
+
+
+def test_a_full_disk_is_reported_and_the_captions_follow(
         app_setup: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    owner = new_app()
-    upload(owner, SYSTEMS, [REF])
-    workspace_id = owner.session_state["workspace_id"]
-    st.cache_resource.clear()  # a server started on the database made read-only
-    connect = sqlite3.connect  # root ignores file modes: SQLite's read-only mode instead
-    monkeypatch.setattr(sqlite3, "connect", lambda path, **options: connect(
-        f"file:{path}?mode=ro", uri=True, **options))
-    visitor = new_app(ws=workspace_id)
-    assert scores(visitor) == scores(owner)  # the link still opens
-    assert any("Reopened workspace" in text for text in texts(visitor, "success"))
-    warnings = texts(visitor, "warning")
-    assert any("not being saved" in text and "cannot be written" in text and "readonly" in text
-               for text in warnings), warnings
-    captions = texts(visitor, "caption")
-    assert not any("saved as a workspace automatically" in text for text in captions)
-    assert any("saving is unavailable" in text for text in captions)
-    assert not {"workspace_name", "workspace_copy"} & widget_keys(visitor)
-    assert str(app_setup.parent) not in page_text(visitor)
+    """SQLite answering "database or disk is full" (its page limit set at the schema's size):
+    the sidebar says the data was not saved, never that it is saved automatically."""
+    WorkspaceStore(app_setup).check_writable()  # the schema fits
+    ((pages,),) = sqlite3.connect(app_setup).execute("PRAGMA page_count").fetchall()
+    connect = sqlite3.connect
+
+    def limited(*args, **options):
+        connection = connect(*args, **options)
+        connection.execute(f"PRAGMA max_page_count = {pages}")
+        return connection
+
+    monkeypatch.setattr(sqlite3, "connect", limited)
+    app = new_app()
+    upload(app, SYSTEMS, [REF])
+    assert len(scores(app)) == 2
+    everything = shown(app)
+    assert sum(text.count("The workspace database has no room left.") for text in everything) \
+        == 1, everything
+    assert not any("saved automatically" in text or "Saved as workspace" in text
+                   for text in everything)
+    assert "workspace_id" not in app.session_state and "ws" not in app.query_params
+    monkeypatch.undo()  # room again: the next upload is saved, and the captions say so
+    upload(app, [KIT], [REF])
+    assert app.session_state["workspace_id"] == app.query_params["ws"]
+    assert not texts(app, "warning")
+    assert any(text.startswith("Saved as workspace") for text in texts(app, "caption"))
 
 
 def test_names_with_controls_are_stored_as_given_and_shown_visibly(app_setup: Path) -> None:
@@ -415,3 +522,94 @@ def test_names_with_controls_are_stored_as_given_and_shown_visibly(app_setup: Pa
     assert any("U+202E" in text for text in texts(app, "caption"))
     shown = [*texts(app, "caption"), option, app.text_input(key="workspace_name").value]
     assert not any("\u202e" in text or "\x07" in text for text in shown)
+
+
+# ---------------------------------------------------------------- links: precedence and forms
+
+def saved_workspace(app_setup: Path, options: dict) -> Workspace:
+    dataset = Dataset({path.stem: TextFile(path.name, tuple(lines(path))) for path in SYSTEMS},
+                      (TextFile(REF.name, tuple(lines(REF))),), label="saved with options")
+    return WorkspaceStore(app_setup).save(
+        Workspace.new(dataset, "with options", options=options), token=new_edit_token())
+
+
+def open_link(query: dict[str, str], page: str | None = None) -> AppTest:
+    """A new session opened on ``/<page>?<query>`` (the default page without ``page``)."""
+    app = AppTest.from_file(str(APP), default_timeout=60)
+    for key, value in query.items():
+        app.query_params[key] = value
+    if page is not None:  # before the first run: the page a URL path names
+        app.switch_page(f"bleu_app/views/{page}.py")
+    app.run()
+    assert not app.exception
+    return app
+
+
+def test_the_links_options_win_over_the_workspaces_and_the_page_says_so(
+        app_setup: Path) -> None:
+    saved = saved_workspace(app_setup, {"tokenize": "13a", "lowercase": True,
+                                        "n_bootstrap": 200})
+    app = open_link({"ws": saved.id, "tokenize": "intl", "n_bootstrap": "200"})
+    assert app.selectbox(key="tokenize").value == "intl"  # the link's
+    assert app.checkbox(key="lowercase").value is True  # the workspace's (the link has none)
+    assert app.query_params["tokenize"] == "intl" and app.query_params["ws"] == saved.id
+    assert texts(app, "info") == ["This link's options are used instead of those the "
+                                  "workspace was saved with: tokenizer intl (saved: 13a)."]
+    expected = {path.stem: sacrebleu.corpus_bleu(lines(path), [lines(REF)], tokenize="intl",
+                                                 lowercase=True).score for path in SYSTEMS}
+    assert scores(app) == pytest.approx(expected, abs=1e-9)
+    assert WorkspaceStore(app_setup).load(saved.id).options["tokenize"] == "13a"  # not written
+
+    plain = open_link({"ws": saved.id})  # no option in the link: the workspace's
+    assert plain.selectbox(key="tokenize").value == "13a"
+    assert plain.query_params["tokenize"] == "13a"
+    assert not texts(plain, "info")
+    defaults = open_link({"tokenize": "char"})  # no workspace: the link's over the defaults
+    assert defaults.selectbox(key="tokenize").value == "char"
+    assert defaults.session_state["dataset"].sample == "wmt22-en-de"
+
+
+@pytest.mark.parametrize(("query", "page"), [
+    pytest.param({}, None, id="/?ws=ID"),
+    pytest.param({"page": "compare"}, None, id="/?ws=ID&page=compare"),
+    pytest.param({}, "compare", id="/compare?ws=ID"),
+    pytest.param({"page": "compare"}, "compare", id="/compare?page=compare&ws=ID"),
+    pytest.param({"page": "sentences", "tokenize": "13a", "max_ngram_order": "3"}, None,
+                 id="/?page=sentences&ws=ID&options"),
+    pytest.param({"page": "compare", "sample": "wmt22-en-de"}, None,
+                 id="/?ws=ID&sample=...: the workspace wins"),
+])
+def test_every_url_form_opens_the_workspace_it_names(app_setup: Path, query: dict,
+                                                     page: str | None) -> None:
+    saved = saved_workspace(app_setup, {"tokenize": "13a"})
+    app = open_link({"ws": saved.id, **query}, page)
+    assert app.session_state["dataset"] == saved.dataset
+    assert app.session_state["workspace_id"] == saved.id == app.query_params["ws"]
+    wanted = query.get("page") or page or "dashboard"
+    assert app.query_params["page"] == wanted
+    assert "sample" not in app.query_params
+    if wanted == "compare":
+        assert [title.value for title in app.title] == ["Compare two systems"]
+    assert not any("Sample" in text for text in shown(app))
+
+
+def test_the_data_caption_names_what_was_just_uploaded(app_setup: Path) -> None:
+    app = new_app()
+    assert any(text.startswith("Sample: WMT22") for text in texts(app, "caption"))
+    upload(app, SYSTEMS, [REF])
+    captions = texts(app, "caption")
+    assert not any("Sample" in text for text in captions), captions
+    assert "Uploaded files: 2 systems, 1 reference(s), 100 segments" in captions
+
+
+def test_the_sample_is_known_by_the_data_not_its_label(app_setup: Path) -> None:
+    """Loading the sample leaves the workspace (nothing saved, ``?sample=`` in the link); an
+    upload whose label reads like the sample's is saved."""
+    app = new_app()
+    upload(app, SYSTEMS, [REF])
+    assert "ws" in app.query_params
+    app.button(key="load_sample").click().run()
+    assert app.session_state["dataset"].sample == "wmt22-en-de"
+    assert "workspace_id" not in app.session_state and "ws" not in app.query_params
+    assert app.query_params["sample"] == "wmt22-en-de"
+    assert len(WorkspaceStore(app_setup).list()) == 1  # the sample was not saved

@@ -1,16 +1,24 @@
 """In a real browser: the link is the view. A page opened by a link draws that link's options from
 its first frame on, an upload made while the first run is still going keeps the options, and the
 link follows the user from page to page with the workspace in it (also through a page that stops
-early), so opening it elsewhere shows the same page on the same data."""
+early), so opening it elsewhere shows the same page on the same data. A link naming a workspace
+and options opens the workspace with the link's options, on the page it names, and says which of
+the workspace's saved options it replaced."""
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 from harness import IDLE, WMT17, goto_page, open_uploaders, upload, wait_idle
 from playwright.sync_api import Browser, Page
+
+from bleu.io import TextFile
+from bleu.io.dataset import Dataset
+from bleu.workspace import Workspace, WorkspaceStore, new_edit_token
 
 SYSTEM = WMT17 / "newstest2017.uedin-nmt.4722.en-de.de"
 REFERENCE = WMT17 / "newstest2017.en-de.ref.de"
@@ -97,3 +105,32 @@ def test_an_early_upload_keeps_the_options_and_the_link_follows_the_user(
         assert caption.count() == 1
     finally:
         other.close()
+
+
+def _read(path: Path) -> TextFile:
+    return TextFile(path.name, tuple(path.read_text(encoding="utf-8").split("\n")[:-1]))
+
+
+@pytest.mark.browser
+def test_a_workspace_link_with_options_opens_on_its_page_with_the_links_options(
+        page: Page, app_url: str) -> None:
+    """``/?ws=ID&page=compare&tokenize=intl``: before, ``page=`` switched pages and lost the
+    workspace (the sample was shown), and the workspace's saved tokenizer replaced the link's."""
+    other = WMT17 / "newstest2017.KIT.4950.en-de.de"
+    data = Dataset({"uedin": _read(SYSTEM), "KIT": _read(other)}, (_read(REFERENCE),),
+                   label="saved for the link")
+    saved = WorkspaceStore(os.environ["BLEU_EXPLORER_DB"]).save(
+        Workspace.new(data, "link test", options={"tokenize": "13a", "max_ngram_order": 3}),
+        token=new_edit_token())
+    page.goto(f"{app_url}/?ws={saved.id}&page=compare&tokenize=intl")
+    page.get_by_text("Reopened workspace 'link test'").wait_for()
+    wait_idle(page)
+    page.get_by_role("heading", name="Compare two systems").wait_for()
+    page.get_by_text("tokenizer intl (saved: 13a)").wait_for()
+    assert page.get_by_text("Sample: WMT22").count() == 0
+    tokenizer = page.get_by_test_id("stSidebar").locator(".st-key-tokenize")
+    assert tokenizer.get_by_role("combobox").input_value() == "intl"
+    assert numbers(page)[0] == "3"  # the workspace's, where the link names none
+    page.wait_for_url(lambda url: query_of(url).get("page") == "compare")
+    assert (query(page)["ws"], query(page)["tokenize"]) == (saved.id, "intl")
+    assert urlparse(page.url).path.rstrip("/").endswith("compare")

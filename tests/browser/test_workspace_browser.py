@@ -1,8 +1,10 @@
 """In a real browser: an upload survives a page reload (the URL's ``?ws=<id>`` reopens the saved
-workspace), with the same scores; the owner's browser keeps the edit secret as a cookie (never in
-the URL), so a reload without ``?ws`` lists its workspaces again; another browser opening the
-link gets a read-only view that it can copy. The app server saves into the test session's
-temporary database (BLEU_EXPLORER_DB, set by tests/conftest.py before the server starts)."""
+workspace), with the same scores; the owner's browser keeps the edit secret in a cookie the
+server sets (HttpOnly: no script reads it; SameSite=Strict; sent to Streamlit's own paths only;
+90 days; never in the URL or the page), so a reload without ``?ws`` lists its workspaces again;
+another browser opening the link gets a read-only view that it can copy. The app server saves
+into the test session's temporary database (BLEU_EXPLORER_DB, set by tests/conftest.py before
+the server starts)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.workspace import Workspace, WorkspaceStore, new_edit_token
+from bleu_app.cookies import MAX_AGE
 
 SYSTEMS = [WMT17 / "newstest2017.KIT.4950.en-de.de", WMT17 / "newstest2017.xmu.4910.en-de.de"]
 REFERENCE = WMT17 / "newstest2017.en-de.ref.de"
@@ -69,10 +72,14 @@ def test_an_upload_survives_a_reload(page: Page, app_url: str, artifacts: Path) 
     saved = store.load(workspace_id)
     assert list(saved.dataset.systems) == [path.stem for path in SYSTEMS]
     cookie = workspace_cookie(page.context, workspace_id)
-    assert (cookie["sameSite"], cookie["path"]) == ("Strict", "/")
-    assert cookie["expires"] > time.time() + 300 * 24 * 3600  # kept for a year
+    assert (cookie["httpOnly"], cookie["sameSite"], cookie["path"], cookie["secure"]) == (
+        True, "Strict", "/_stcore/", False)  # http here: Secure only on https
+    assert MAX_AGE == 90 * 24 * 3600  # the lifetime README.md states
+    assert time.time() + MAX_AGE - 600 < cookie["expires"] <= time.time() + MAX_AGE + 5
     assert store.editable({workspace_id: cookie["value"]}) == {workspace_id}
     assert cookie["value"] not in page.url  # the secret never goes in the URL
+    assert cookie["value"] not in page.content()  # nor into the page
+    assert "bleu_ws_" not in page.evaluate("document.cookie")  # no script can read it
 
     page.reload()  # a new session: only the link, the cookie and the database remain
     wait_idle(page)

@@ -18,6 +18,8 @@ from bleu.errors import InputError, MissingExtraError
 from bleu.io import TextFile, read_any
 from bleu.io.dataset import Dataset, load_folder
 from bleu.workspace import (
+    Problem,
+    SavedScores,
     StorageError,
     Workspace,
     WorkspaceError,
@@ -73,7 +75,7 @@ def test_real_test_set_round_trips_byte_for_byte(location: str, wmt21: Dataset) 
         assert ("\n".join(file.segments) + "\n").encode("utf-8") == files[file.name].read_bytes()
 
 
-def test_doc_ids_notes_options_and_external_scores_round_trip(location: str) -> None:
+def test_doc_ids_notes_options_and_segment_scores_round_trip(location: str) -> None:
     lines = (WMT17 / "newstest2017.online-A.0.en-de.de").read_text(encoding="utf-8").split("\n")
     tsv = "doc\thyp\n" + "".join(f"d{i // 7}\t{line}\n" for i, line in enumerate(lines[:300]))
     system = read_any(tsv.encode("utf-8"), "online-A.tsv", format="tsv", column="hyp",
@@ -88,15 +90,21 @@ def test_doc_ids_notes_options_and_external_scores_round_trip(location: str) -> 
                    ("one dataset note",))
     options = {"tokenize": "intl", "lowercase": True, "smooth_method": "floor",
                "smooth_value_floor": 0.25, "max_ngram_order": 3, "n_bootstrap": 500}
-    scores = {"COMET": {"online-A": (*(float(k) / 3 for k in range(299)), None)}}
+    scores = (SavedScores("COMET", {"online-A": (*(float(k) / 3 for k in range(299)), None)},
+                          True, "comet.tsv"),
+              SavedScores("MetricX-23", {"online-A": (*(float(k) for k in range(299)), 2.5)},
+                          False, "metricx.jsonl"),
+              SavedScores("MQM", {"online-A": (None,) * 300}, True, "mqm.tsv"))
     store = WorkspaceStore(location)
-    saved = store.save(Workspace.new(data, "tsv", options=options, external_scores=scores),
+    saved = store.save(Workspace.new(data, "tsv", options=options, segment_scores=scores),
                        token=SECRET)
     loaded = WorkspaceStore(location).load(saved.id)
     assert loaded.dataset == data
     assert loaded.dataset.systems["online-A"].doc_ids == system.doc_ids
     assert loaded.options == options
-    assert loaded.external_scores == scores
+    assert loaded.segment_scores == scores  # every metric, in order, direction and source kept
+    store.set_segment_scores(saved.id, scores[1:], token=SECRET)
+    assert WorkspaceStore(location).load(saved.id).segment_scores == scores[1:]
 
 
 def test_the_same_reference_set_is_stored_once(location: str, wmt17_ref: TextFile) -> None:
@@ -170,6 +178,17 @@ def test_ids_have_128_random_bits() -> None:
     for value in list(ids)[:50]:
         assert len(value) == 22
         assert len(base64.urlsafe_b64decode(value + "==")) == 16
+
+
+def test_ids_never_start_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command line reads ``-Zx3...`` as an option: ids that start so are drawn again."""
+    ids = [new_id() for _ in range(6400)]  # ~100 would start with "-" if they could
+    assert not [value for value in ids if value.startswith("-")]
+    assert {value[0] for value in ids} == set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")  # every other one
+    drawn = iter(["-dashFirst0123456789ab", "--twoDashes0123456789a", "Plain-id_0123456789abc"])
+    monkeypatch.setattr("bleu.workspace.model.secrets.token_urlsafe", lambda size: next(drawn))
+    assert new_id() == "Plain-id_0123456789abc"  # a dash inside is fine
 
 
 # ----------------------------------------------------------------------- bad databases
@@ -255,7 +274,7 @@ def test_only_the_edit_secret_changes_a_workspace(location: str, wmt17_ref: Text
     grown = Workspace(saved.id, "grown", wmt17(wmt17_ref, "C-3MA.4959", "KIT.4950"))
     changes = (lambda token: store.rename(saved.id, "stolen", token=token),
                lambda token: store.set_options(saved.id, {"lowercase": True}, token=token),
-               lambda token: store.set_external_scores(saved.id, {"m": {}}, token=token),
+               lambda token: store.set_segment_scores(saved.id, (), token=token),
                lambda token: store.save(grown, token=token or "x"),
                lambda token: store.delete(saved.id, token=token))
     for wrong in (None, "", new_edit_token(), SECRET + "x"):
@@ -274,19 +293,17 @@ def test_only_the_edit_secret_changes_a_workspace(location: str, wmt17_ref: Text
     assert store.list() == []
 
 
+@pytest.mark.parametrize("location", ["postgresql"], indirect=True)
 def test_a_read_only_database_is_read_and_says_why_it_is_not_written(
-        location: str, wmt17_ref: TextFile, monkeypatch: pytest.MonkeyPatch) -> None:
+        location: str, wmt17_ref: TextFile) -> None:
+    """A read-only PostgreSQL database (SQLite files in a read-only folder:
+    test_read_only_location.py)."""
     from workspace_raw import raw_execute
 
     saved = WorkspaceStore(location).save(Workspace.new(wmt17(wmt17_ref, "C-3MA.4959"), "x"),
                                           token=SECRET)
-    if location.startswith("postgresql://"):
-        database = location.rsplit("/", 1)[1]
-        raw_execute(location, f"ALTER DATABASE {database} SET default_transaction_read_only = on")
-    else:  # the tests run as root, whom file modes do not stop: SQLite's read-only mode does
-        connect = sqlite3.connect
-        monkeypatch.setattr(sqlite3, "connect", lambda path, **options: connect(
-            f"file:{path}?mode=ro", uri=True, **options))
+    database = location.rsplit("/", 1)[1]
+    raw_execute(location, f"ALTER DATABASE {database} SET default_transaction_read_only = on")
     store = WorkspaceStore(location)  # a server started on the read-only database
     assert store.load(saved.id) == saved
     assert [info.id for info in store.list()] == [saved.id]
@@ -296,6 +313,7 @@ def test_a_read_only_database_is_read_and_says_why_it_is_not_written(
         with pytest.raises(StorageError, match=r"cannot be written: .*read-?only") as raised:
             write()
         assert location not in str(raised.value)
+        assert raised.value.read_only and raised.value.problem is Problem.READ_ONLY
 
 
 def test_a_database_file_deleted_meanwhile_is_made_again(tmp_path: Path,
