@@ -85,6 +85,8 @@ def test_ranking_by_mqm_and_its_all_pairs_matrix(mqm_dashboard: AppTest) -> None
     assert dict(zip(ranking["system"], ranking["rank"], strict=True)) == core.ranks
     assert any("rated for both systems" in c.value for c in at.caption)
     assert at.query_params["ranking_metric"] in ("MQM", ["MQM"])
+    again = _app(page="dashboard", sample="wmt21-en-de-mqm", ranking_metric="MQM")
+    assert again.selectbox(key="ranking_metric").value == "MQM"  # a link ranks as it says
 
 
 def test_compare_tests_mqm_with_the_t_test(mqm_dashboard: AppTest) -> None:
