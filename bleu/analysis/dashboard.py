@@ -50,6 +50,11 @@ DELTA_COLUMN, CI_COLUMN, MEAN_COLUMN, P_COLUMN, VERDICT_COLUMN = (
     "Δ vs baseline", "95% CI ±", "bootstrap mean", "p-value", "vs baseline")
 #: how often humans agree with a difference of that size (``thresholds.human_agreement``)
 AGREE_COLUMN = "humans agree"
+#: all pairs are compared (and clusters formed) for up to this many systems: 60 make 1,770
+#: pairs, about a second; 1,000 would make half a million. Beyond, a user picks the systems.
+MAX_PAIRED_SYSTEMS = 60
+#: charts show at most this many systems, best first (and the baseline): a row per system
+CHART_SYSTEMS = 30
 
 
 def is_significant(result: SignificanceResult) -> bool:
@@ -111,6 +116,11 @@ class MetricResults:
         """How its ``table`` is shown."""
         return comparison_columns(self.metric, self.higher_is_better, self.formats)
 
+    def only(self, systems: Sequence[str]) -> MetricResults:
+        """The same results for some systems only (a chart's), in their order."""
+        return replace(self, significance={name: self.significance[name] for name in systems
+                                           if name in self.significance})
+
     def table(self) -> pd.DataFrame:
         """``comparison_table`` of this metric."""
         return comparison_table(self.significance, metric=self.metric,
@@ -127,7 +137,7 @@ def metric_results(scores: MetricScores, *, baseline: str | None = None, n_sampl
     found = significance(scores, baseline=baseline if paired else None, n_samples=n_samples,
                          seed=seed)
     pairs = None
-    if len(scores.stats) > 1:
+    if 1 < len(scores.stats) <= MAX_PAIRED_SYSTEMS:
         pairs = replace(all_pairs(scores.stats, scores.scorer, method="bs",
                                   n_samples=n_samples, seed=seed), metric=scores.metric)
     return MetricResults(scores, {name: found[name] for name in scores.stats},
@@ -190,6 +200,14 @@ class Dashboard:
         metric does not score last, best first by BLEU)."""
         ranked = self.metrics[self.ranking].scores.ranked
         return ranked + [name for name in self.bleu.scores.ranked if name not in ranked]
+
+    def chart_systems(self, limit: int = CHART_SYSTEMS) -> list[str]:
+        """The systems a chart shows: all, or the ``limit`` best by the ranking metric and the
+        baseline (a chart has a row per system)."""
+        shown = self.ranked[:limit]
+        if self.baseline is not None and self.baseline not in shown:
+            shown.append(self.baseline)
+        return shown
 
 
 def bleu_scores(stats: Mapping[str, np.ndarray], options: BLEUOptions, n_refs: int,

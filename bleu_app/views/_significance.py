@@ -66,19 +66,24 @@ def dashboard(data: Dataset) -> Dashboard:
 
 
 @st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
-def _pairs(scores: MetricScores, method: str, samples: int) -> AllPairs:
-    found = all_pairs(scores.stats, scores.scorer, method=method, n_samples=samples, seed=SEED)
+def _pairs(scores: MetricScores, method: str, samples: int,
+           systems: tuple[str, ...] | None) -> AllPairs:
+    stats = scores.stats if systems is None else {name: scores.stats[name] for name in systems
+                                                  if name in scores.stats}
+    found = all_pairs(stats, scores.scorer, method=method, n_samples=samples, seed=SEED)
     return replace(found, metric=scores.metric)
 
 
-def pairs(data: Dataset, metric: str, method: str) -> AllPairs:
-    """Every pair of systems compared on ``metric`` with ``method`` ("bs" or "ar"),
-    Holm-corrected, clustered (cached); the bootstrap's is the dashboard's."""
-    if method == "bs":
+def pairs(data: Dataset, metric: str, method: str,
+          systems: Sequence[str] | None = None) -> AllPairs:
+    """Every pair of systems (or of ``systems``) compared on ``metric`` with ``method`` ("bs"
+    or "ar"), Holm-corrected, clustered (cached); the bootstrap of all is the dashboard's."""
+    if method == "bs" and systems is None:
         found = results(data, metric).pairs
         if found is not None:
             return found
-    return _pairs(_metrics.scores(data, metric), method, n_samples(method))
+    return _pairs(_metrics.scores(data, metric), method, n_samples(method),
+                  None if systems is None else tuple(systems))
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)

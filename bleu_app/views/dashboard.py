@@ -6,6 +6,8 @@ import streamlit as st
 
 from bleu import charts
 from bleu.analysis.dashboard import (
+    CHART_SYSTEMS,
+    MAX_PAIRED_SYSTEMS,
     MEAN_COLUMN,
     SIGNIFICANCE_LEVEL,
     comparison_columns,
@@ -111,8 +113,24 @@ if len(systems) > 1:
     metric = left.selectbox(tr("Metric"), names, key="pairs_metric")
     method = right.radio(tr("Test"), list(METHODS), format_func=METHODS.get, horizontal=True,
                          key="pairs_method")
+    compared = None
+    if len(systems) > MAX_PAIRED_SYSTEMS:
+        compared = st.multiselect(
+            tr("Systems to compare"), dashboard.ranked, default=dashboard.ranked[:20],
+            max_selections=MAX_PAIRED_SYSTEMS, key="pairs_systems",
+            help=tr("All pairs of up to {n} systems at once (they make {pairs} pairs).").format(
+                n=MAX_PAIRED_SYSTEMS,
+                pairs=COUNT.text(MAX_PAIRED_SYSTEMS * (MAX_PAIRED_SYSTEMS - 1) // 2)))
+        st.caption(tr("{n} systems are loaded: the ranks above are left out (every pair of "
+                      "them would be {pairs} tests), and all pairs are compared for the systems "
+                      "chosen here, the 20 best by {metric} at first.").format(
+            n=COUNT.text(len(systems)), pairs=COUNT.text(len(systems) * (len(systems) - 1) // 2),
+            metric=dashboard.ranking))
+    if compared is not None and len(compared) < 2:
+        st.info(tr("Choose two or more systems to compare."))
+        st.stop()
     with st.spinner(tr("Comparing every pair ({method})…").format(method=METHODS[method])):
-        pairs = _significance.pairs(data, metric, method)
+        pairs = _significance.pairs(data, metric, method, compared)
     if pairs.too_few_samples:
         st.warning(escape_markdown(tr(
             "With {systems} systems ({pairs} pairs) Holm's correction needs at least {needed} "
@@ -145,16 +163,22 @@ if len(systems) > 1:
                                             total=COUNT.text(data.n_segments)))
 
 st.subheader(tr("Charts"))
-scores = dashboard.scores
+shown = dashboard.chart_systems()
+if len(shown) < len(systems):
+    st.caption(tr("The charts show the {n} best systems by {metric} (and the baseline) of "
+                  "{total}; the tables above list them all.").format(
+        n=CHART_SYSTEMS, metric=dashboard.ranking, total=COUNT.text(len(systems))))
+scores = {name: dashboard.scores[name] for name in shown}
 built = {
-    "bleu": charts.bleu_chart(dashboard.significance, systems),
+    "bleu": charts.bleu_chart({name: dashboard.significance[name] for name in shown}, systems),
     "length": charts.length_chart(scores, systems),
     "precisions": charts.precisions_chart(scores, systems),
     "log_bleu": charts.decomposition_chart(scores, options),
 }
 grid = st.columns(2)
 places = [grid[index % 2] for index in range(len(built))]
-other = {metric: found for metric, found in dashboard.metrics.items() if metric != "BLEU"}
+other = {metric: found.only(shown) for metric, found in dashboard.metrics.items()
+         if metric != "BLEU"}
 if other:  # one panel per metric: the page's whole width
     built["other_metrics"] = charts.metrics_chart(other, systems)
     places.append(st.container())

@@ -116,3 +116,20 @@ def test_system_and_segment_disagreement(dashboard):
                                                   np.array([0.1, 0.9, 0.5]), second_name="m",
                                                   second_higher=False, k=1)
     assert list(penalties["id"]) == [2] and list(penalties["gap"]) == [-0.5]
+
+
+def test_many_systems_keep_the_work_bounded(monkeypatch) -> None:
+    """Beyond MAX_PAIRED_SYSTEMS no all-pairs test runs (ranks are left out) and charts show
+    the best CHART_SYSTEMS systems and the baseline."""
+    from bleu.analysis import dashboard as module
+
+    monkeypatch.setattr(module, "MAX_PAIRED_SYSTEMS", 4)
+    refs = [["a b c d", "e f g h"]]
+    hyps = {f"s{k}": ["a b c d" if k % 2 else "a b x y", "e f g h"] for k in range(6)}
+    metric = bleu.BLEU(references=refs)
+    stats = {name: metric.segment_stats(lines) for name, lines in hyps.items()}
+    found = build_dashboard(stats, metric.options, 1, baseline="s0", n_samples=50)
+    assert found.pairs is None and found.bleu.ranks == {}
+    assert set(summary_table(found)["rank"]) == {"–"}
+    shown = found.chart_systems(limit=2)
+    assert shown[:2] == found.ranked[:2] and shown[-1] == "s0" and len(shown) == 3
