@@ -27,7 +27,7 @@ from ..errors import InputError
 from ..metrics.bleu import sentence_bleu
 from .meteor import meteor
 from .rouge import rouge_l
-from .teaching import NO_REFERENCE
+from .teaching import no_reference
 
 #: the languages a case or the user's own pair can be in (METEOR's stemmer and synonyms,
 #: ROUGE's tokenizer depend on it)
@@ -149,7 +149,7 @@ def score_pair(hypothesis: str, references: Sequence[str], *, language: str = "e
 
     refs = list(references)
     if not refs or any(not isinstance(r, str) for r in refs):
-        raise InputError(NO_REFERENCE)
+        raise InputError(no_reference())
     asian = tokenize in ASIAN_TOKENIZERS  # TER's Asian support works only when normalized
     rouge = rouge_l(hypothesis, refs, language=language, tokenize=tokenize)
     found = meteor(hypothesis, refs, language=language, tokenize=tokenize, synonyms=synonyms)
