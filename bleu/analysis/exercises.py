@@ -67,7 +67,7 @@ def kind_of(key: str) -> str:
         return "count"
     if key.startswith("p_"):
         return "precision"
-    return "factor" if key == "bp" else "score"
+    return "factor" if key in ("bp", "mean") else "score"
 
 
 def _order(key: str) -> int:
@@ -83,7 +83,8 @@ def label(key: str) -> str:
     if key.startswith("p_"):
         return tr("p_{n} = m_{n}/t_{n}").format(n=_order(key))
     return {"c": tr("c: candidate length (tokens)"), "r": tr("r: reference length (tokens)"),
-            "bp": tr("BP: brevity penalty"), "bleu": tr("BLEU (0–100)")}[key]
+            "bp": tr("BP: brevity penalty"), "bleu": tr("BLEU (0–100)"),
+            "mean": tr("the geometric mean exp(Σ w_n log p_n)")}[key]
 
 
 def tolerance_text() -> str:
@@ -380,6 +381,19 @@ def check(solution: Solution, answers: Mapping[str, str]) -> Feedback:
             verdicts.append(Verdict(key, label(key), text, answer.value, expected, WRONG, why,
                                     answer.note))
     return Feedback(tuple(verdicts))
+
+
+def check_one(key: str, text: str, expected: float) -> Verdict:
+    """One typed answer (a prediction) against ``expected``, with the tolerance of its kind;
+    no diagnosis (there is no exercise around it)."""
+    if not text.strip():
+        return Verdict(key, label(key), "", None, expected, SKIPPED)
+    try:
+        answer = read_answer(key, text, expected)
+    except InputError as error:
+        return Verdict(key, label(key), text, None, expected, UNREADABLE, str(error))
+    status = RIGHT if _near(answer.value, expected, TOLERANCES[kind_of(key)]) else WRONG
+    return Verdict(key, label(key), text, answer.value, expected, status, note=answer.note)
 
 
 # --- why an answer is wrong ---------------------------------------------------------------------
@@ -681,7 +695,8 @@ def _score_step(solution: Solution) -> WorkedStep:
             bp=fmt_factor(bp), mean=FACTOR.text(math.exp(total)),
             unit=fmt_unit(solution.score)))
     lines.append(tr("BLEU = {unit} on the article's 0–1 scale; × 100: {score} (as sacrebleu "
-                    "prints it)").format(unit=fmt_unit(solution.score), score=fmt_score(solution.score)))
+                    "prints it)").format(unit=fmt_unit(solution.score),
+                                         score=fmt_score(solution.score)))
     if solution.exercise.corpus:
         scores = [s.score for s in solution.sentences]
         lines.append(tr("The sentences' own BLEU: {scores}; their mean, {mean}, is not the "

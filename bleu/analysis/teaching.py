@@ -296,8 +296,8 @@ class Walkthrough:
         symbolic = [rf"{fmt_weight(s.weight)}\cdot\log{_latex_fraction(s)}" for s in self.summed]
         numeric = [_latex_number(s.weighted_log or 0.0) for s in self.summed]
         lines = [
-            rf"&= {bp}\cdot\exp\big(" + _latex_sum(symbolic) + r"\big)\cdot 100 \\ ",
-            rf"&= {bp}\cdot\exp\big(" + _latex_sum(numeric, signed=True) + r"\big)\cdot 100 \\ ",
+            rf"&= {bp}\cdot\exp\big(" + latex_sum(symbolic) + r"\big)\cdot 100 \\ ",
+            rf"&= {bp}\cdot\exp\big(" + latex_sum(numeric, signed=True) + r"\big)\cdot 100 \\ ",
         ]
         if self.log_sum == -math.inf:
             lines.append(rf"&= {bp}\cdot\exp(-\infty)\cdot 100 = {bp}\cdot 0 \cdot 100 "
@@ -319,7 +319,7 @@ def _latex_number(value: float) -> str:
     return r"-\infty" if value == -math.inf else fmt_log(value)
 
 
-def _latex_sum(terms: list[str], signed: bool = False) -> str:
+def latex_sum(terms: list[str], signed: bool = False) -> str:
     """Terms joined by + (or by their own sign when ``signed``), two per line."""
     if not terms:
         return "0"

@@ -149,7 +149,7 @@ def test_parse_number_reads_every_way_of_writing_it(text, value, percent):
 
 @pytest.mark.parametrize("text", ["abc", "2//7", "1/0", "0.2.3", "e"])
 def test_parse_number_refuses_with_how_to_write_it(text):
-    with pytest.raises(InputError, match="2/7|divides by 0"):
+    with pytest.raises(InputError, match=r"2/7|divides by 0"):
         parse_number(text)
 
 
@@ -274,7 +274,7 @@ def test_worked_solution_holds_every_number():
     solution = solve(READY_BY_KEY["clipping"])
     steps = worked_solution(solution)
     text = "\n".join(line for step in steps for line in step.lines)
-    assert [step.title for step in steps][0].startswith("Tokens")
+    assert steps[0].title.startswith("Tokens")
     assert "c = 10" in text and "p_1 = m_1/t_1 = 8/10 = 0.8000" in text
     assert "clipped: “auf” is 2 times in the candidate, at most 1" in text
     assert f"{solution.score:.2f}" in text and f"{solution.score / 100:.4f}" in text
