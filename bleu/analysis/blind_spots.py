@@ -219,6 +219,24 @@ def case_frame(case: Case, *, tokenize: str = "13a", lowercase: bool = False,
     return pd.DataFrame(rows)
 
 
+def case_signatures(case: Case, *, tokenize: str = "13a", lowercase: bool = False,
+                    synonyms: Any | None = None) -> tuple[tuple[str, str], ...]:
+    """Every (metric, signature) the candidates of ``case`` were scored with, each once (a
+    candidate with its own tokenizer or references has its own)."""
+    seen: dict[tuple[str, str], None] = {}
+    for candidate in case.candidates:
+        scores = score_pair(candidate.hypothesis, candidate.references, language=case.language,
+                            tokenize=candidate.tokenize or tokenize, lowercase=lowercase,
+                            synonyms=synonyms)
+        seen.update(dict.fromkeys(scores.signatures))
+    return tuple(seen)
+
+
+def signature_frame(signatures: Sequence[tuple[str, str]]) -> pd.DataFrame:
+    """(metric, signature) pairs as a table."""
+    return pd.DataFrame(list(signatures), columns=["metric", "signature"])
+
+
 def disagreements(sentence_scores: np.ndarray, external: np.ndarray, *, k: int = 5,
                   ) -> pd.DataFrame:
     """The segments where sentence BLEU and an external score (human, COMET...) disagree most.
