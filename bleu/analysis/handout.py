@@ -3,16 +3,18 @@ numbers, the score on both scales and the glossary, as one self-contained HTML f
 CSS for screen and print, no script, no image, no font or link to fetch: it opens and prints
 offline). ``worksheet=True`` leaves the computed cells empty for students to fill in by hand.
 
-Numbers are the walkthrough's own texts (``bleu.analysis.teaching``); every piece of user text
-is HTML-escaped (``escape_html``).
+Numbers are the walkthrough's own texts (``bleu.analysis.teaching``); every piece of text is
+HTML-escaped with its control and bidi characters made visible (``escape``: this is a file of
+its own, not Markdown, so ``escaping.escape_html``'s Markdown guards are not needed).
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 
 from ..i18n import language, tr
-from .escaping import escape_html
+from .escaping import show_controls
 from .glossary import glossary
 from .teaching import (
     Walkthrough,
@@ -46,6 +48,11 @@ _STYLE = """
   }
   @page { margin: 1.8cm; }
 """
+
+
+def escape_html(text: object) -> str:
+    """Text for the handout's HTML: escaped (quotes too), controls and bidi made visible."""
+    return html.escape(show_controls(str(text)), quote=True)
 
 
 def _cell(text: object, blank: bool = False, number: bool = False) -> str:
