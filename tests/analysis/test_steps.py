@@ -10,8 +10,12 @@ import sacrebleu
 
 from bleu.analysis.exercises import RIGHT, SKIPPED, WRONG
 from bleu.analysis.steps import steps
-from bleu.analysis.teaching import ARTICLE_FORMULA, CLASSIC_CANDIDATE, CLASSIC_REFERENCES, \
-    walkthrough_with
+from bleu.analysis.teaching import (
+    ARTICLE_FORMULA,
+    CLASSIC_CANDIDATE,
+    CLASSIC_REFERENCES,
+    walkthrough_with,
+)
 
 
 def test_steps_follow_the_formula_with_the_sentences_numbers():
@@ -21,7 +25,7 @@ def test_steps_follow_the_formula_with_the_sentences_numbers():
     assert [s.key for s in found] == ["tokens", "p_1", "p_2", "p_3", "p_4", "mean", "bp", "bleu"]
     # p = 5/6, 3/5, 1/4, 0/3 (by hand); the article's formula: the mean, and BLEU, are 0
     assert [s.prediction.expected for s in found[1:5]] == pytest.approx([5 / 6, 3 / 5, 1 / 4, 0])
-    assert r"p_1 = \frac{5}{6} = 0.8333" == found[1].worked
+    assert found[1].worked == r"p_1 = \frac{5}{6} = 0.8333"
     assert found[5].prediction.expected == 0.0 and r"\exp(-\infty) = 0" in found[5].worked
     theirs = sacrebleu.metrics.BLEU(smooth_method="none").sentence_score(hyp, refs)
     assert found[-1].prediction.expected == theirs.score == 0.0
