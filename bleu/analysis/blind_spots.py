@@ -219,6 +219,22 @@ def case_frame(case: Case, *, tokenize: str = "13a", lowercase: bool = False,
     return pd.DataFrame(rows)
 
 
+#: the rows of ``by_metric``: every score a candidate has, in display order
+SCORE_ROWS = (*METRIC_COLUMNS, "ROUGE-L recall", "MQM (human)")
+
+
+def by_metric(frame: pd.DataFrame) -> pd.DataFrame:
+    """``case_frame`` (or a frame of the same columns) turned round: one row per metric, one
+    column per candidate. Two or three candidates make a table narrow enough for a phone,
+    where one column per metric ran off the screen. A row no candidate has a value in (MQM
+    for texts nobody rated) is left out."""
+    rows = [name for name in SCORE_ROWS if name in frame
+            and not frame[name].isna().all()]
+    turned = frame.set_index("candidate")[rows].T.astype(float)
+    turned.columns = [str(name) for name in turned.columns]
+    return turned.rename_axis("metric").reset_index()
+
+
 def case_signatures(case: Case, *, tokenize: str = "13a", lowercase: bool = False,
                     synonyms: Any | None = None) -> tuple[tuple[str, str], ...]:
     """Every (metric, signature) the candidates of ``case`` were scored with, each once (a

@@ -29,25 +29,25 @@ TEACHING_PAGES = ("how_bleu_works", "brevity_penalty", "blind_spots", "backgroun
 #: themselves, the page's side padding is small
 PHONE_STYLE = """
 @media (max-width: 640px) {
-  [data-baseweb="tab-list"] { flex-wrap: wrap; row-gap: 0.25rem; }
-  [data-baseweb="tab-list"] button { white-space: normal; text-align: left; }
+  [data-testid="stTabs"] [role="tablist"] { flex-wrap: wrap; overflow: visible;
+                                            row-gap: 0.25rem; }
+  [data-testid="stTab"] { white-space: normal; }
   [data-testid="stMainBlockContainer"] { padding-left: 0.75rem; padding-right: 0.75rem; }
   .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 0.25rem; }
   [data-testid="stMetricValue"] { font-size: 1.6rem; }
 }
 .katex-display { overflow-x: auto; overflow-y: hidden; }
 """
-#: presentation mode: no sidebar (nor its open button), the page's options hidden, larger type,
-#: the full width of a 1280x720 projector
+#: presentation mode: no sidebar (nor its open button) and no header bar over the title, the
+#: page's options hidden, larger type (every size is in rem), the full width of a 1280x720
+#: projector
 PRESENT_STYLE = f"""
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
-[data-testid="stExpandSidebarButton"], [data-testid="stSidebarCollapseButton"] {{
-  display: none !important; }}
+[data-testid="stExpandSidebarButton"], [data-testid="stSidebarCollapseButton"],
+[data-testid="stHeader"] {{ display: none !important; }}
 [class*="st-key-{HIDDEN}"] {{ display: none !important; }}
 html {{ font-size: 19px; }}
-[data-testid="stMainBlockContainer"] {{ max-width: 100%; padding: 1.2rem 2rem 3rem; }}
-[data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li,
-[data-testid="stCaptionContainer"] {{ font-size: 1.05rem; }}
+[data-testid="stMainBlockContainer"] {{ max-width: 100%; padding: 1.5rem 2rem 3rem; }}
 """
 
 
@@ -81,10 +81,9 @@ def header(title: str, page: str) -> None:
     with right.popover(tr("Glossary"), icon=":material/menu_book:", use_container_width=True):
         glossary_panel()
     if presenting():
-        links = st.columns(len(TEACHING_PAGES))
-        for column, name in zip(links, TEACHING_PAGES, strict=True):
-            if name != page:
-                column.page_link(page_script(name), label=_titles()[name])
+        others = [name for name in TEACHING_PAGES if name != page]
+        for column, name in zip(st.columns(len(others)), others, strict=True):
+            column.page_link(page_script(name), label=_titles()[name])
 
 
 def glossary_panel() -> None:

@@ -106,6 +106,25 @@ def score_table(frame: pd.DataFrame, key: str, *scores: str) -> None:
                  key=key, labels={"candidate": tr("candidate"), "tokenizer": tr("tokenizer")})
 
 
+def metric_table(frame: pd.DataFrame, key: str) -> None:
+    """A case's (or the own pair's) scores turned round, one row per metric, one column per
+    candidate: narrow enough for a phone; what each metric measures in the closed expander
+    below it."""
+    turned = blind_spots.by_metric(frame)
+    columns = {"metric": Column(help=tr("Each metric's meaning: open “What the metrics "
+                                        "measure” below, or the glossary.")),
+               **{name: Column(SCORE) for name in turned.columns if name != "metric"}}
+    _tables.show(turned, columns, key=key, labels={"metric": tr("metric")})
+
+
+def metric_meanings() -> None:
+    """What each metric of the score tables measures, one line each."""
+    with st.expander(tr("What the metrics measure"), icon=":material/help:"):
+        meanings = {**metric_help(), "MQM (human)": score_columns()["MQM (human)"].help}
+        st.markdown("\n".join(f"- **{escape_markdown(name)}**: {escape_markdown(text)}"
+                               for name, text in meanings.items()))
+
+
 def show_case(case: Case, opts: BLEUOptions, synonyms: bool) -> None:
     """One ready-made case: what it teaches, its texts, every metric."""
     st.info(escape_markdown(case.lesson), icon=":material/lightbulb:")
@@ -117,7 +136,13 @@ def show_case(case: Case, opts: BLEUOptions, synonyms: bool) -> None:
               for name, ref in case.named_references()]
     st.markdown("\n".join(lines))
     frame = _case_frame(case.key, opts.tokenize, opts.lowercase, synonyms)
-    score_table(frame.drop(columns=["origin"]), "blind_scores")
+    metric_table(frame, "blind_scores")
+    tokenizers = sorted(set(frame.tokenizer))
+    if len(tokenizers) > 1:
+        st.caption(escape_markdown(tr("Tokenizers: {names}.").format(names=", ".join(
+            f"{label}: {tok}" for label, tok in zip(frame.candidate, frame.tokenizer,
+                                                    strict=True)))))
+    metric_meanings()
     _charts.show(st, charts.case_chart(frame), width="stretch", key="blind_case_chart")
     show_signatures(_case_signatures(case.key, opts.tokenize, opts.lowercase, synonyms))
 
@@ -144,7 +169,7 @@ def own_pair(opts: BLEUOptions, synonyms: bool) -> None:
             return
         frame = pd.DataFrame([{"candidate": tr("your hypothesis"), **scores.row(),
                                "ROUGE-L recall": scores.rouge_l_recall}])
-        score_table(frame, "blind_own_scores")
+        metric_table(frame, "blind_own_scores")
         st.caption(escape_markdown(tr("METEOR stages: {stages}; tokenizer {tokenize} (the "
                                       "sidebar's).").format(
             stages=", ".join(scores.meteor_stages), tokenize=scores.tokenize)))

@@ -22,6 +22,7 @@ from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from bleu.analysis.blind_spots import (
     METRIC_COLUMNS,
+    by_metric,
     case_frame,
     disagreements,
     language_names,
@@ -313,3 +314,16 @@ def test_real_lines_are_the_upstream_lines():
                 score = next(float(s) for sys_, s, seg in rows
                              if sys_ == system and int(seg) == segment)
                 assert candidate["mqm"] == score
+
+
+def test_by_metric_turns_a_case_round():
+    negation = next(c for c in CASES if c.key == "negation")
+    frame = case_frame(negation)
+    turned = by_metric(frame).set_index("metric")
+    assert list(turned.columns) == [c.label for c in negation.candidates]
+    assert list(turned.index) == [*METRIC_COLUMNS, "ROUGE-L recall", "MQM (human)"]
+    for _, row in frame.iterrows():
+        assert turned.loc["TER", row.candidate] == row.TER
+    assert turned.loc["MQM (human)"].isna().tolist() == [False, True]  # the edit: no rating
+    written = by_metric(case_frame(next(c for c in CASES if c.key == "nl-order")))
+    assert "MQM (human)" not in set(written.metric)  # nobody rated the written cases

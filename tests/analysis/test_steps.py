@@ -14,6 +14,7 @@ from bleu.analysis.teaching import (
     ARTICLE_FORMULA,
     CLASSIC_CANDIDATE,
     CLASSIC_REFERENCES,
+    SENTENCE_DEFAULTS,
     walkthrough_with,
 )
 
@@ -34,7 +35,7 @@ def test_steps_follow_the_formula_with_the_sentences_numbers():
 
 def test_smoothed_step_shows_both_values_and_the_mean():
     walk = walkthrough_with(CLASSIC_CANDIDATE, CLASSIC_REFERENCES,
-                            ARTICLE_FORMULA.__class__(smooth_method="exp", effective_order=True))
+                            SENTENCE_DEFAULTS)
     found = {s.key: s for s in steps(walk)}
     # p_2 = 0/6 becomes 1/(2·6) under exp smoothing
     assert r"\frac{0}{6} \to \frac{1}{12}" in found["p_2"].worked
