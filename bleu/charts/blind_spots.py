@@ -42,9 +42,9 @@ def case_chart(frame: pd.DataFrame) -> alt.LayerChart:
                                           scale=alt.Scale(domain=[0, 105], clamp=True)))
     labels = base.mark_text(baseline="bottom", dy=-2, fontSize=10).encode(
         y=alt.Y("score:Q"), text="label:N")
-    return alt.layer(bars, labels).properties(
-        title=tr("The same pair under every metric (TER: lower is better)"), width="container",
-        height=260)
+    title = alt.TitleParams(tr("The same pair under every metric"),
+                            subtitle=tr("TER: lower is better"))  # two short lines: a phone
+    return alt.layer(bars, labels).properties(title=title, width="container", height=260)
 
 
 def _bands() -> pd.DataFrame:

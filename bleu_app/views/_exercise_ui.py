@@ -114,10 +114,12 @@ def show(prefix: str, keys: Sequence[str] | None = None, focus: Sequence[str] | 
     form_key = f"{prefix}_form_{key}"
     answers = {}
     with st.form(form_key, border=True):
-        columns = st.columns(min(3, len(exercise.asks)) or 1)
-        for k, quantity in enumerate(exercise.asks):
-            answers[quantity] = columns[k % len(columns)].text_input(
-                core.label(quantity), key=f"{prefix}_{key}_{quantity}")
+        width = 3  # one row per order (m_n, t_n, p_n): a phone stacks them in that order
+        for start in range(0, len(exercise.asks), width):
+            row = exercise.asks[start:start + width]
+            for column, quantity in zip(st.columns(width), row, strict=False):
+                answers[quantity] = column.text_input(core.label(quantity),
+                                                      key=f"{prefix}_{key}_{quantity}")
         checked = st.form_submit_button(tr("Check my answers"), key=f"{prefix}_check_{key}",
                                         type="primary")
     stored = f"{prefix}_feedback_{key}"

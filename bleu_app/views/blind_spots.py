@@ -114,7 +114,7 @@ def metric_table(frame: pd.DataFrame, key: str) -> None:
     columns = {"metric": Column(help=tr("Each metric's meaning: open “What the metrics "
                                         "measure” below, or the glossary.")),
                **{name: Column(SCORE) for name in turned.columns if name != "metric"}}
-    _tables.show(turned, columns, key=key, labels={"metric": tr("metric")})
+    _tables.show(turned, columns, key=key, labels={"metric": tr("metric")}, width="content")
 
 
 def metric_meanings() -> None:

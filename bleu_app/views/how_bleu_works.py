@@ -177,6 +177,11 @@ def settings(opts: BLEUOptions) -> tuple[int, str, float | None, bool, list[floa
     else:
         said = tr("Preset: {name}. {description}").format(name=preset.name,
                                                           description=preset.description)
+    if _classroom.presenting():  # the preset's name only; the rest is in its help
+        short = (tr("Preset: {name}.").format(name=preset.name) if preset is not None
+                 else tr("Custom settings."))
+        st.caption(escape_markdown(short), help=said)
+        return order, method, value, effective, weights
     st.caption(escape_markdown(said) + " " + escape_markdown(tr(
         "(The sidebar's corpus options: N = {order}, {smooth} smoothing, effective order "
         "{eff}.)").format(order=opts.max_ngram_order, smooth=opts.smooth_label(), eff=sidebar)))
@@ -290,33 +295,49 @@ view = st.radio(tr("View"), VIEWS, format_func=view_names.get, horizontal=True, 
 if view == "exercises":
     _exercise_ui.show("teach_ex")
 else:
-    case = tr("lowercased") if opts.lowercase else tr("case-sensitive")
-    st.caption(escape_markdown(tr(
-        "Type a candidate and its references (one per line), or pick a segment of the loaded "
-        "data. Tokenizer and case come from the sidebar: {tokenize}, {case}.").format(
-        tokenize=opts.tokenize, case=case)))
-    with _classroom.options_box("teach_pick_box"):
-        pick_segment()
-    left, right = st.columns(2)
-    candidate = left.text_area(tr("Candidate"), key=CANDIDATE, height=100,
-                               help=glossary.tip("candidate"))
-    references = [line for line in right.text_area(
-        tr("References, one per line"), key=REFERENCES, height=100,
-        help=glossary.tip("reference")).splitlines() if line.strip()]
-    order, method, value, effective, weights = settings(opts)
+    presenting = _classroom.presenting()
+    # on a projector the example is two lines at the top and its boxes and settings go below
+    # the steps (containers keep this order whatever is drawn into them first)
+    top, middle = st.container(), st.container()
+    bottom = st.container() if presenting else top
+    if presenting:
+        shown = [f"**{escape_markdown(tr('Candidate'))}**: {escape_markdown(state[CANDIDATE])}"]
+        shown += [f"**{escape_markdown(tr('Reference {k}').format(k=k))}**: "
+                  f"{escape_markdown(line)}" for k, line in enumerate(
+                      (x for x in state[REFERENCES].splitlines() if x.strip()), start=1)]
+        top.markdown("  \n".join(shown))
+    with bottom:
+        case = tr("lowercased") if opts.lowercase else tr("case-sensitive")
+        with _classroom.options_box("teach_pick_box"):
+            st.caption(escape_markdown(tr(
+                "Type a candidate and its references (one per line), or pick a segment of the "
+                "loaded data. Tokenizer and case come from the sidebar: {tokenize}, "
+                "{case}.").format(tokenize=opts.tokenize, case=case)))
+            pick_segment()
+        inputs = st.expander(tr("Edit the example"), icon=":material/edit:") if presenting \
+            else st.container()
+        left, right = inputs.columns(2)
+        candidate = left.text_area(tr("Candidate"), key=CANDIDATE, height=100,
+                                   help=glossary.tip("candidate"))
+        references = [line for line in right.text_area(
+            tr("References, one per line"), key=REFERENCES, height=100,
+            help=glossary.tip("reference")).splitlines() if line.strip()]
+        order, method, value, effective, weights = settings(opts)
     common = {"tokenize": opts.tokenize, "lowercase": opts.lowercase, "max_ngram_order": order}
-    try:
-        walk = walkthrough(candidate, references, smooth_method=method, smooth_value=value,
-                           effective_order=effective, weights=weights, **common)
-    except InputError as error:
-        st.error(escape_markdown(str(error)))
-        _example_link.save(FIELDS)
-        st.stop()
-    if view == "steps":
-        _steps_ui.show(walk)
-    else:
-        explain(walk, candidate, references, common, bool(state.get(CUSTOM)), method, value,
-                effective, weights)
-    downloads(walk, candidate, references)
+    with middle:
+        try:
+            walk = walkthrough(candidate, references, smooth_method=method, smooth_value=value,
+                               effective_order=effective, weights=weights, **common)
+        except InputError as error:
+            st.error(escape_markdown(str(error)))
+            _example_link.save(FIELDS)
+            st.stop()
+        if view == "steps":
+            _steps_ui.show(walk)
+        else:
+            explain(walk, candidate, references, common, bool(state.get(CUSTOM)), method,
+                    value, effective, weights)
+    with bottom:
+        downloads(walk, candidate, references)
 _example_link.share_box(FIELDS)
 _example_link.save(FIELDS)
