@@ -99,7 +99,7 @@ def _orders(walk: Walkthrough, worksheet: bool) -> str:
         table = (f"<table>{_head(tr('n-gram'), tr('count'), tr('max ref count'), tr('credited'))}"
                  + "".join(rows) + "</table>") if rows else \
             f"<p>{escape_html(tr('The candidate has no {n}-grams.').format(n=n))}</p>"
-        result = (f"p_{n} = ____ / {step.total} = ______" if worksheet
+        result = (f"p_{n} = ____ / ____ = ______" if worksheet
                   else f"p_{n} = {step.raw_text}" + (
                       "" if step.used_text == step.raw_text else
                       " → " + tr("used: {used} ({note})").format(used=step.used_text,
