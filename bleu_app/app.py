@@ -26,6 +26,7 @@ PAGES = (
     ("brevity_penalty", "Brevity penalty", "straighten"),
     ("sensitivity", "Sensitivity", "tune"),
     ("blind_spots", "Blind spots", "visibility_off"),
+    ("background", "Background", "history_edu"),
     ("scores", "Metrics & human scores", "insights"),
 )
 

@@ -6,10 +6,16 @@ WMT segments: real system outputs, and for the meaning flips and the scrambles a
 with one edit, named as such. ``disagreements`` finds, in a loaded corpus with uploaded segment
 scores (human or COMET...), the segments where sentence BLEU and that score disagree most.
 
-Metrics, each the reference implementation or one equal to it: BLEU ``bleu.sentence_bleu``
-(sacrebleu's sentence defaults), chrF and TER our own (``bleu.metrics.chrf``/``ter``, equal to
-sacrebleu's), ROUGE-L ``rouge-score`` (``bleu.analysis.rouge``), METEOR NLTK's
-(``bleu.analysis.meteor``).
+Metrics, each the reference implementation or one equal to it, computed as the rest of the app
+computes them: BLEU ``bleu.sentence_bleu`` (sacrebleu's sentence defaults, the sidebar's
+tokenizer and case), chrF and TER our own with sacrebleu's defaults (``bleu.metrics.chrf``/``ter``
+through ``metric_scores.make_metric``: TER case-insensitive, as sacrebleu and the Metrics page),
+ROUGE-L ``rouge-score`` (``bleu.analysis.rouge``), METEOR NLTK's (``bleu.analysis.meteor``,
+with NLTK's Snowball stemmer for German and Dutch). Each comes with its signature (sacrebleu's
+for BLEU, chrF and TER; library, version and settings for ROUGE-L and METEOR).
+
+Besides the real cases, the case file holds Dutch cases written for this app (their ``origin``
+says so; sample_data/blind_spots/README.md gives each one's purpose).
 """
 
 from __future__ import annotations
@@ -24,34 +30,45 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..i18n import tr
 from ..metrics.bleu import sentence_bleu
-from .meteor import meteor
+from .meteor import meteor, stemmer_name
+from .metric_scores import make_metric
 from .rouge import rouge_l
-from .teaching import NO_REFERENCE
+from .teaching import no_reference
 
 #: the languages a case or the user's own pair can be in (METEOR's stemmer and synonyms,
-#: ROUGE's tokenizer depend on it)
-LANGUAGES = {"en": "English", "de": "German", "zh": "Chinese", "other": "another language"}
-#: tokenizers after which TER splits CJK characters too (``normalized`` + ``asian_support``)
-ASIAN_TOKENIZERS = ("zh", "ja-mecab", "ko-mecab", "char")
+#: ROUGE's tokenizer depend on it), by code
+LANGUAGES = ("en", "de", "nl", "zh", "other")
 #: the score columns of ``case_frame`` and ``PairScores.row``, in display order
 METRIC_COLUMNS = ("BLEU", "chrF", "TER", "ROUGE-L", "METEOR")
-#: what each score column means, for the tables' column help
-METRIC_HELP = {
-    "BLEU": "Sentence BLEU with sacrebleu's sentence defaults (exp smoothing, effective order) "
-            "and the sidebar's tokenizer.",
-    "chrF": "chrF2: character 1- to 6-gram F-score, recall weighted twice (β = 2); equal to "
-            "sacrebleu's.",
-    "TER": "Translation edit rate: word edits (shifts included) per reference word × 100. "
-           "Lower is better; it can pass 100.",
-    "ROUGE-L": "ROUGE-L F1 (rouge-score): precision and recall of the longest common "
-               "subsequence of words, against the best reference.",
-    "ROUGE-L recall": "The longest common subsequence's share of that reference: how much of "
-                      "it the output contains, in order.",
-    "METEOR": "METEOR (NLTK): unigram matches (exact, stem, WordNet synonyms for English) with "
-              "a penalty for fragmented matches that is never 0, so an identical output of m "
-              "words scores 100 × (1 − 0.5/m³): 99.95 for 10 words.",
-}
+
+
+def language_names() -> dict[str, str]:
+    """Each language code's name, in the interface's language."""
+    return {"en": tr("English"), "de": tr("German"), "nl": tr("Dutch"), "zh": tr("Chinese"),
+            "other": tr("another language")}
+
+
+def metric_help() -> dict[str, str]:
+    """What each score column means, for the tables' column help."""
+    return {
+        "BLEU": tr("Sentence BLEU with sacrebleu's sentence defaults (exp smoothing, effective "
+                   "order), the sidebar's tokenizer and case."),
+        "chrF": tr("chrF2: character 1- to 6-gram F-score, recall weighted twice (β = 2); "
+                   "sacrebleu's defaults, the sidebar's case."),
+        "TER": tr("Translation edit rate: word edits (shifts included) per reference word × "
+                  "100, with sacrebleu's defaults (case-insensitive, tercom tokens), as on the "
+                  "Metrics page. Lower is better; it can pass 100."),
+        "ROUGE-L": tr("ROUGE-L F1 (rouge-score): precision and recall of the longest common "
+                      "subsequence of words, against the best reference."),
+        "ROUGE-L recall": tr("The longest common subsequence's share of that reference: how "
+                             "much of it the output contains, in order."),
+        "METEOR": tr("METEOR (NLTK): unigram matches (exact, stem: Porter for English, Snowball "
+                     "for German and Dutch, WordNet synonyms for English) with a penalty for "
+                     "fragmented matches that is never 0, so an identical output of m words "
+                     "scores 100 × (1 − 0.5/m³): 99.95 for 10 words."),
+    }
 
 
 @dataclass(frozen=True)
@@ -117,7 +134,7 @@ def _case(item: dict[str, Any]) -> Case:
 @dataclass(frozen=True)
 class PairScores:
     """Every metric of one hypothesis against its references, each 0..100 (TER: lower is
-    better, can exceed 100)."""
+    better, can exceed 100), and each metric's signature."""
 
     bleu: float
     chrf: float
@@ -127,6 +144,7 @@ class PairScores:
     meteor: float
     meteor_stages: tuple[str, ...]
     tokenize: str
+    signatures: tuple[tuple[str, str], ...] = ()  # (metric, signature) in METRIC_COLUMNS order
 
     def row(self) -> dict[str, float]:
         """The scores by ``METRIC_COLUMNS`` name."""
@@ -134,32 +152,56 @@ class PairScores:
                                          self.meteor), strict=True))
 
 
+def _library(name: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"{name} {version(name)}"
+    except PackageNotFoundError:
+        return name
+
+
+def rouge_signature(language: str, tokenize: str) -> str:
+    """ROUGE-L's library, version and tokens, in the style of a sacrebleu signature."""
+    tokens = "rouge-score+porter" if language == "en" else f"{tokenize}+lc"
+    return f"{_library('rouge-score')}|rougeL|F1|best-ref|tok:{tokens}"
+
+
+def meteor_signature(language: str, tokenize: str, stages: Sequence[str]) -> str:
+    """METEOR's library, version, tokens, stemmer and synonyms, as a signature."""
+    synonyms = "wordnet-3.0" if "synonym" in stages else "none"
+    return (f"{_library('nltk')}|meteor_score|tok:{tokenize}|stem:{stemmer_name(language)}"
+            f"|syn:{synonyms}")
+
+
 def score_pair(hypothesis: str, references: Sequence[str], *, language: str = "en",
                tokenize: str = "13a", lowercase: bool = False,
                synonyms: Any | None = None) -> PairScores:
-    """BLEU, chrF, TER, ROUGE-L and METEOR of ``hypothesis`` against ``references``.
+    """BLEU, chrF, TER, ROUGE-L and METEOR of ``hypothesis`` against ``references``, as the
+    rest of the app computes them, with their signatures.
 
     ``tokenize`` is BLEU's tokenizer, also used for METEOR's words and (outside English)
-    ROUGE's; when it is a CJK tokenizer, TER splits CJK characters too (sacrebleu's
-    ``asian_support``, which takes effect only with ``normalized``). ``synonyms``: the WordNet
-    for METEOR's synonym stage (``meteor.wordnet()``), None for exact and stem stages only.
+    ROUGE's; ``lowercase`` applies to BLEU and chrF (TER is case-insensitive, its default).
+    ``synonyms``: the WordNet for METEOR's synonym stage (``meteor.wordnet()``), None for exact
+    and stem stages only.
     """
-    from ..metrics.chrf import CHRF
-    from ..metrics.ter import TER
-
     refs = list(references)
     if not refs or any(not isinstance(r, str) for r in refs):
-        raise InputError(NO_REFERENCE)
-    asian = tokenize in ASIAN_TOKENIZERS  # TER's Asian support works only when normalized
+        raise InputError(no_reference())
     rouge = rouge_l(hypothesis, refs, language=language, tokenize=tokenize)
     found = meteor(hypothesis, refs, language=language, tokenize=tokenize, synonyms=synonyms)
+    bleu_score = sentence_bleu(hypothesis, refs, tokenize=tokenize, lowercase=lowercase)
+    chrf, ter = make_metric("chrF", lowercase=lowercase), make_metric("TER")
+    chrf_score = chrf.sentence_score(hypothesis, refs).score
+    ter_score = ter.sentence_score(hypothesis, refs).score
+    signatures = (("BLEU", bleu_score.signature), ("chrF", chrf.signature),
+                  ("TER", ter.signature), ("ROUGE-L", rouge_signature(language, tokenize)),
+                  ("METEOR", meteor_signature(language, tokenize, found.stages)))
     return PairScores(
-        bleu=sentence_bleu(hypothesis, refs, tokenize=tokenize, lowercase=lowercase).score,
-        chrf=CHRF(lowercase=lowercase).sentence_score(hypothesis, refs).score,
-        ter=TER(case_sensitive=not lowercase, normalized=asian,
-                asian_support=asian).sentence_score(hypothesis, refs).score,
+        bleu=bleu_score.score, chrf=chrf_score, ter=ter_score,
         rouge_l=100 * rouge.fmeasure, rouge_l_recall=100 * rouge.recall,
-        meteor=100 * found.score, meteor_stages=found.stages, tokenize=tokenize)
+        meteor=100 * found.score, meteor_stages=found.stages, tokenize=tokenize,
+        signatures=signatures)
 
 
 def case_frame(case: Case, *, tokenize: str = "13a", lowercase: bool = False,
@@ -175,6 +217,40 @@ def case_frame(case: Case, *, tokenize: str = "13a", lowercase: bool = False,
                      "ROUGE-L recall": scores.rouge_l_recall, "MQM (human)": candidate.mqm,
                      "tokenizer": scores.tokenize, "origin": candidate.origin})
     return pd.DataFrame(rows)
+
+
+#: the rows of ``by_metric``: every score a candidate has, in display order
+SCORE_ROWS = (*METRIC_COLUMNS, "ROUGE-L recall", "MQM (human)")
+
+
+def by_metric(frame: pd.DataFrame) -> pd.DataFrame:
+    """``case_frame`` (or a frame of the same columns) turned round: one row per metric, one
+    column per candidate. Two or three candidates make a table narrow enough for a phone,
+    where one column per metric ran off the screen. A row no candidate has a value in (MQM
+    for texts nobody rated) is left out."""
+    rows = [name for name in SCORE_ROWS if name in frame
+            and not frame[name].isna().all()]
+    turned = frame.set_index("candidate")[rows].T.astype(float)
+    turned.columns = [str(name) for name in turned.columns]
+    return turned.rename_axis("metric").reset_index()
+
+
+def case_signatures(case: Case, *, tokenize: str = "13a", lowercase: bool = False,
+                    synonyms: Any | None = None) -> tuple[tuple[str, str], ...]:
+    """Every (metric, signature) the candidates of ``case`` were scored with, each once (a
+    candidate with its own tokenizer or references has its own)."""
+    seen: dict[tuple[str, str], None] = {}
+    for candidate in case.candidates:
+        scores = score_pair(candidate.hypothesis, candidate.references, language=case.language,
+                            tokenize=candidate.tokenize or tokenize, lowercase=lowercase,
+                            synonyms=synonyms)
+        seen.update(dict.fromkeys(scores.signatures))
+    return tuple(seen)
+
+
+def signature_frame(signatures: Sequence[tuple[str, str]]) -> pd.DataFrame:
+    """(metric, signature) pairs as a table."""
+    return pd.DataFrame(list(signatures), columns=["metric", "signature"])
 
 
 def disagreements(sentence_scores: np.ndarray, external: np.ndarray, *, k: int = 5,
@@ -198,7 +274,7 @@ def disagreements(sentence_scores: np.ndarray, external: np.ndarray, *, k: int =
     frame["external percentile"] = frame["external"].rank(pct=True)
     frame["gap"] = frame["external percentile"] - frame["BLEU percentile"]
     ordered = frame.sort_values(["gap", "segment"], ascending=[False, True], kind="stable")
-    liked = ordered.head(k).assign(direction="the other score likes it, BLEU does not")
+    liked = ordered.head(k).assign(direction=tr("the other score likes it, BLEU does not"))
     ordered = frame.sort_values(["gap", "segment"], ascending=[True, True], kind="stable")
-    disliked = ordered.head(k).assign(direction="BLEU likes it, the other score does not")
+    disliked = ordered.head(k).assign(direction=tr("BLEU likes it, the other score does not"))
     return pd.concat([liked, disliked], ignore_index=True)

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import UnknownOptionError
+from ..i18n import tr
 from ..metrics.bleu import BLEU
 from ..metrics.bleu.engine import tokenize_line
 from ..metrics.bleu.explain import explain
@@ -139,7 +140,8 @@ def length_whatif(hypotheses: Sequence[str], references: References,
     """
     if not percents or any(p < -100 for p in percents):
         raise UnknownOptionError(
-            f"percents must be a non-empty list of numbers >= -100, got {list(percents)!r}."
+            tr("percents must be a non-empty list of numbers >= -100, got {percents}.").format(
+                percents=repr(list(percents)))
         )
     options = BLEUOptions(tokenize=tokenize, lowercase=lowercase, max_ngram_order=max_ngram_order)
     hyp_tokens = _pretokenize(hypotheses, options)

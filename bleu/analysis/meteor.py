@@ -7,8 +7,9 @@ The synonym stage needs WordNet's database, which is never downloaded at run tim
 from Debian's ``wordnet-base`` package (Princeton WordNet 3.0, ``/usr/share/wordnet``) or, when
 that is absent, from an NLTK data folder that already holds ``corpora/wordnet``. Without either,
 METEOR runs its exact and stem stages only (``Meteor.stages`` says which ran) and the app says
-so. WordNet and the Porter stemmer are English; German gets NLTK's Snowball stemmer and no
-synonyms; other languages exact matches only. Tokens are BLEU's (the chosen tokenizer).
+so. WordNet and the Porter stemmer are English; German and Dutch get NLTK's Snowball stemmer
+(its rules are in the library: nothing to download) and no synonyms; other languages exact
+matches only. Tokens are BLEU's (the chosen tokenizer).
 """
 
 from __future__ import annotations
@@ -92,17 +93,30 @@ def wordnet(root: Path = DEBIAN_WORDNET) -> Any | None:
     return installed
 
 
+#: the languages NLTK's Snowball stemmer is used for, by code
+SNOWBALL = {"de": "german", "nl": "dutch"}
+
+
 def stemmer(language: str) -> Any | None:
-    """The stem stage's stemmer: Porter for English, Snowball for German, else none."""
+    """The stem stage's stemmer: Porter for English, Snowball for German and Dutch, else
+    none."""
     if language == "en":
         from nltk.stem.porter import PorterStemmer
 
         return PorterStemmer()
-    if language == "de":
+    if language in SNOWBALL:
         from nltk.stem.snowball import SnowballStemmer
 
-        return SnowballStemmer("german")
+        return SnowballStemmer(SNOWBALL[language])
     return None
+
+
+def stemmer_name(language: str) -> str:
+    """The stem stage's stemmer in words, for a signature: ``Porter``, ``Snowball (dutch)``,
+    ``none``."""
+    if language == "en":
+        return "Porter"
+    return f"Snowball ({SNOWBALL[language]})" if language in SNOWBALL else "none"
 
 
 class _Identity:

@@ -6,11 +6,16 @@ Custom weights ``w_n`` are our extension: they are normalized to sum to 1, and u
 order renormalized over the orders that are used.
 
 What a student reads must agree wherever a number appears, so every quantity has ONE formatter
-here (``fmt_*``) and the tables, tab labels, formula and chart labels are all built with it:
-p_n as an exact fraction and a percentage with 2 decimals, logs and weights with 4 decimals,
-BP and the geometric mean with 4, BLEU with 2 (as sacrebleu prints it). An order the candidate
-has no n-grams of has p_n = 0/0, which is undefined, and is shown so: effective order drops it;
-without effective order sacrebleu counts it as 0, and the text says that too.
+here (``fmt_*``, each a rule of ``bleu.analysis.formatting``) and the tables, tab labels, formula
+and chart labels are all built with it: p_n as an exact fraction and a percentage with 2
+decimals, logs and weights with 4 decimals, BP and the geometric mean with 4, BLEU with 2 (as
+sacrebleu prints it) and on the article's 0-1 scale with 4. An order the candidate has no
+n-grams of has p_n = 0/0, which is undefined, and is shown so: effective order drops it; without
+effective order sacrebleu counts it as 0, and the text says that too.
+
+Two presets name the settings a teacher starts from (``presets``): the article's formula
+(Papineni et al. 2002: N = 4, w_n = 1/N, no smoothing) and sacrebleu's sentence-BLEU defaults
+(exp smoothing, effective order).
 """
 
 from __future__ import annotations
@@ -22,16 +27,20 @@ from dataclasses import dataclass, replace
 import pandas as pd
 
 from ..errors import InputError, UnknownOptionError
+from ..i18n import tr
 from ..metrics.bleu.explain import Explanation, explain
 from ..metrics.bleu.score import SMOOTH_DEFAULTS, BLEUOptions
-from .formatting import FACTOR, SCORE
+from .formatting import FACTOR, SCORE, NumberFormat
 
 #: The classic clipping example (Papineni et al. 2002): "the" seven times, credited only twice.
 CLASSIC_CANDIDATE = "the the the the the the the"
 CLASSIC_REFERENCES = ("the cat is on the mat", "there is a cat on the mat")
 SMOOTH_METHODS = tuple(SMOOTH_DEFAULTS)
-#: sentence BLEU's defaults in sacrebleu (``sentence_bleu``): what the walkthrough starts with
+#: sentence BLEU's defaults in sacrebleu (``sentence_bleu``)
 SENTENCE_DEFAULTS = BLEUOptions(smooth_method="exp", effective_order=True)
+#: the formula of the article (Papineni et al. 2002): N = 4, w_n = 1/N, no smoothing, no
+#: effective order; what How BLEU works starts with
+ARTICLE_FORMULA = BLEUOptions(smooth_method="none", effective_order=False)
 
 #: how p_n came about (``OrderStep.status``)
 MATCHED = "matched"  # credited/total, or add-k's (credited + k)/(total + k)
@@ -41,9 +50,13 @@ UNDEFINED = "undefined"  # no n-grams of this order: 0/0
 NOTHING = "nothing"  # no candidate word in any reference: BLEU is 0 before any smoothing
 
 
+#: a precision in percent; a log, a weight (4 decimals)
+PERCENT, LOG = NumberFormat(2), NumberFormat(4)
+
+
 def fmt_percent(value: float) -> str:
     """A precision in percent, as every place on the page shows it (2 decimals)."""
-    return f"{value:.2f}%"
+    return PERCENT.text(value) + "%"
 
 
 def fmt_count(value: float) -> str:
@@ -53,12 +66,12 @@ def fmt_count(value: float) -> str:
 
 def fmt_log(value: float) -> str:
     """A log or weighted log (4 decimals; −∞ for log 0)."""
-    return "−∞" if value == -math.inf else f"{value:.4f}"
+    return "−∞" if value == -math.inf else LOG.text(value)
 
 
 def fmt_weight(value: float) -> str:
     """A weight w_n (4 decimals)."""
-    return f"{value:.4f}"
+    return LOG.text(value)
 
 
 def fmt_factor(value: float) -> str:
@@ -69,6 +82,53 @@ def fmt_factor(value: float) -> str:
 def fmt_score(value: float) -> str:
     """BLEU (``SCORE``: 2 decimals, as sacrebleu and WMT print it)."""
     return SCORE.text(value)
+
+
+def fmt_unit(score: float) -> str:
+    """BLEU on the article's scale, 0 to 1 (``score`` is x100): 4 decimals, as BP."""
+    return FACTOR.text(score / 100)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named set of this page's sentence-BLEU settings, and what it is."""
+
+    key: str
+    name: str
+    description: str
+    options: BLEUOptions
+
+    def matches(self, options: BLEUOptions, weights: Sequence[float] | None = None) -> bool:
+        """Whether ``options`` (N, smoothing and its value, effective order) and uniform
+        ``weights`` are this preset's."""
+        uniform = weights is None or len(set(weights)) == 1
+        mine = self.options
+        return uniform and (options.max_ngram_order, options.smooth_method,
+                            options.resolved_smooth_value, options.effective_order) == (
+            mine.max_ngram_order, mine.smooth_method, mine.resolved_smooth_value,
+            mine.effective_order)
+
+
+def presets() -> tuple[Preset, ...]:
+    """The article's formula and sacrebleu's sentence-BLEU defaults, in the interface's
+    language."""
+    return (
+        Preset("article", tr("The article's formula"),
+               tr("BLEU as Papineni et al. (2002) define it: N = 4, w_n = 1/N, no smoothing, "
+                  "no effective order. A p_n of 0 makes the geometric mean, and BLEU, 0."),
+               ARTICLE_FORMULA),
+        Preset("sacrebleu", tr("sacrebleu's sentence-BLEU defaults"),
+               tr("What sacrebleu.sentence_bleu (and bleu.sentence_bleu) compute: N = 4, "
+                  "w_n = 1/N, exp smoothing (a zero count becomes 1/2, 1/4, ... of the "
+                  "n-grams), effective order on. Not the article's formula: a sentence "
+                  "with no matching 4-gram still gets a score above 0."),
+               SENTENCE_DEFAULTS),
+    )
+
+
+def preset_of(options: BLEUOptions, weights: Sequence[float] | None = None) -> Preset | None:
+    """The preset these settings are, or None (custom settings)."""
+    return next((p for p in presets() if p.matches(options, weights)), None)
 
 
 @dataclass(frozen=True)
@@ -145,7 +205,7 @@ class OrderStep:
     def raw_text(self) -> str:
         """``2/7 = 28.57%`` or ``0/0: undefined``."""
         if not self.defined:
-            return f"{self.fraction}: undefined"
+            return tr("{fraction}: undefined").format(fraction=self.fraction)
         return f"{self.fraction} = {fmt_percent(self.percent or 0.0)}"
 
     @property
@@ -159,24 +219,24 @@ class OrderStep:
     def used_text(self) -> str:
         """The p_n used: ``1/12 = 8.33%``, ``0 (0/0 counted as 0)``, ``undefined: dropped``."""
         if self.status in (UNDEFINED, NOTHING) and self.used and not self.defined:
-            return f"0 ({self.fraction} counted as 0)"
+            return tr("0 ({fraction} counted as 0)").format(fraction=self.fraction)
         if self.precision is None:
-            return "undefined: dropped"
+            return tr("undefined: dropped")
         return f"{self.used_fraction} = {fmt_percent(100 * self.precision)}"
 
     @property
     def log_text(self) -> str:
         log = self.log_precision
-        return "undefined" if log is None else fmt_log(log)
+        return tr("undefined") if log is None else fmt_log(log)
 
     @property
     def weight_text(self) -> str:
-        return fmt_weight(self.weight) if self.used else "dropped"
+        return fmt_weight(self.weight) if self.used else tr("dropped")
 
     @property
     def weighted_text(self) -> str:
         term = self.weighted_log
-        return "dropped" if term is None else fmt_log(term)
+        return tr("dropped") if term is None else fmt_log(term)
 
 
 @dataclass(frozen=True)
@@ -230,14 +290,14 @@ class Walkthrough:
         head = (r"\begin{aligned}\mathrm{BLEU} &= \mathrm{BP}\cdot\exp\Big(\sum_n w_n "
                 r"\log p_n\Big)\cdot 100 \\ ")
         if self.orders[0].status == NOTHING:
-            why = ("the candidate is empty" if self.orders[0].total == 0
-                   else "no candidate word is in any reference")
+            why = (tr("the candidate is empty") if self.orders[0].total == 0
+                   else tr("no candidate word is in any reference"))
             return head + rf"&= 0 \quad\text{{({why})}}\end{{aligned}}"
         symbolic = [rf"{fmt_weight(s.weight)}\cdot\log{_latex_fraction(s)}" for s in self.summed]
         numeric = [_latex_number(s.weighted_log or 0.0) for s in self.summed]
         lines = [
-            rf"&= {bp}\cdot\exp\big(" + _latex_sum(symbolic) + r"\big)\cdot 100 \\ ",
-            rf"&= {bp}\cdot\exp\big(" + _latex_sum(numeric, signed=True) + r"\big)\cdot 100 \\ ",
+            rf"&= {bp}\cdot\exp\big(" + latex_sum(symbolic) + r"\big)\cdot 100 \\ ",
+            rf"&= {bp}\cdot\exp\big(" + latex_sum(numeric, signed=True) + r"\big)\cdot 100 \\ ",
         ]
         if self.log_sum == -math.inf:
             lines.append(rf"&= {bp}\cdot\exp(-\infty)\cdot 100 = {bp}\cdot 0 \cdot 100 "
@@ -259,7 +319,7 @@ def _latex_number(value: float) -> str:
     return r"-\infty" if value == -math.inf else fmt_log(value)
 
 
-def _latex_sum(terms: list[str], signed: bool = False) -> str:
+def latex_sum(terms: list[str], signed: bool = False) -> str:
     """Terms joined by + (or by their own sign when ``signed``), two per line."""
     if not terms:
         return "0"
@@ -280,8 +340,8 @@ def _weights(weights: Sequence[float] | None, order: int) -> tuple[float, ...]:
     if len(values) != order or any(not math.isfinite(w) or w < 0 for w in values) or \
             sum(values) <= 0:
         raise UnknownOptionError(
-            f"weights must be {order} non-negative numbers (one per n-gram order) with a "
-            f"positive sum, got {list(weights)!r}."
+            tr("weights must be {order} non-negative numbers (one per n-gram order) with a "
+               "positive sum, got {weights}.").format(order=order, weights=repr(list(weights)))
         )
     total = sum(values)
     return tuple(w / total for w in values)
@@ -294,23 +354,26 @@ def brevity_step(ex: Explanation) -> BrevityStep:
     given = [(k + 1, n) for k, n in enumerate(lengths) if n is not None]
     chosen = ex.ref_len_reference + 1
     if len(given) == 1:
-        why = f"One reference: r is its length, {r}."
+        why = tr("One reference: r is its length, {r}.").format(r=r)
     else:
-        listed = ", ".join(f"{n} (ref {k})" for k, n in given)
+        listed = ", ".join(tr("{length} (ref {k})").format(length=n, k=k) for k, n in given)
         closest = [k for k, n in given if abs(n - c) == abs(r - c)]
-        why = f"Reference lengths {listed}; r is the one closest to c = {c}"
+        why = tr("Reference lengths {listed}; r is the one closest to c = {c}").format(
+            listed=listed, c=c)
         if len({n for k, n in given if k in closest}) > 1:
-            why += (f": a tie at distance {abs(r - c)}, broken toward the shorter, "
-                    f"{r} (ref {chosen}).")
+            why += tr(": a tie at distance {distance}, broken toward the shorter, {r} (ref "
+                      "{k}).").format(distance=abs(r - c), r=r, k=chosen)
         else:
-            why += f": {r} (ref {chosen}, |{c} − {r}| = {abs(c - r)})."
+            why += tr(": {r} (ref {k}, |{c} − {r}| = {distance}).").format(
+                r=r, k=chosen, c=c, distance=abs(c - r))
     bp = ex.bp
     if c == 0:
-        why += " The candidate is empty: BP = 0."
+        why += " " + tr("The candidate is empty: BP = 0.")
     elif c < r:
-        why += f" c < r, so BP = exp(1 − r/c) = exp(1 − {r}/{c}) = {fmt_factor(bp)}."
+        why += " " + tr("c < r, so BP = exp(1 − r/c) = exp(1 − {r}/{c}) = {bp}.").format(
+            r=r, c=c, bp=fmt_factor(bp))
     else:
-        why += " c ≥ r, so there is no penalty: BP = 1."
+        why += " " + tr("c ≥ r, so there is no penalty: BP = 1.")
     return BrevityStep(c, r, lengths, chosen, bp, why)
 
 
@@ -324,23 +387,26 @@ def _step(n: int, credited: int, total: int, method: str, value: float | None,
     if den == 0:
         if effective:
             return OrderStep(n, credited, total, None, None, 0.0, False, UNDEFINED,
-                             f"no {n}-grams (0/0): dropped by effective order")
+                             tr("no {n}-grams (0/0): dropped by effective order").format(n=n))
         return OrderStep(n, credited, total, 0.0, 1.0, weight, True, UNDEFINED,
-                         f"no {n}-grams (0/0): counted as 0")
+                         tr("no {n}-grams (0/0): counted as 0").format(n=n))
     if num > 0:
-        note = (f"add-k: ({credited} + {value:g})/({total} + {value:g})"
+        note = (tr("add-k: ({credited} + {k})/({total} + {k})").format(
+                    credited=credited, total=total, k=fmt_count(value or 0))
                 if method == "add-k" and n > 1 else f"{credited}/{total}")
         if method == "add-k" and n > 1 and total == 0:
-            note += f", though no {n}-grams"
+            note += tr(", though no {n}-grams").format(n=n)
         return OrderStep(n, credited, total, num, den, weight, True, MATCHED, note)
     if method == "exp":
         return OrderStep(n, credited, total, 1.0, den * 2 ** (halvings + 1), weight, True,
-                         SMOOTHED, f"no match: exp smoothing, 1/(2^{halvings + 1}·{total})")
+                         SMOOTHED, tr("no match: exp smoothing, 1/(2^{power}·{total})").format(
+                             power=halvings + 1, total=total))
     if method == "floor":
         return OrderStep(n, credited, total, float(value), den, weight, True,  # type: ignore[arg-type]
-                         SMOOTHED, f"no match: floor smoothing, {value:g}/{total}")
+                         SMOOTHED, tr("no match: floor smoothing, {value}/{total}").format(
+                             value=fmt_count(value or 0), total=total))
     return OrderStep(n, credited, total, 0.0, den, weight, True, ZERO,
-                     "no match: p_n = 0 (no smoothing)")
+                     tr("no match: p_n = 0 (no smoothing)"))
 
 
 def _steps(ex: Explanation, weights: tuple[float, ...]) -> tuple[list[OrderStep], str | None]:
@@ -350,11 +416,11 @@ def _steps(ex: Explanation, weights: tuple[float, ...]) -> tuple[list[OrderStep]
     effective = options.effective_order
     if ex.orders[0].matches == 0:  # sacrebleu returns 0 (and p_n = 0) before smoothing
         steps = [OrderStep(s.order, s.matches, s.total, 0.0, float(max(s.total, 1)),
-                           weights[s.order - 1], True, NOTHING, "no match at all: BLEU = 0")
+                           weights[s.order - 1], True, NOTHING, tr("no match at all: BLEU = 0"))
                  for s in ex.orders]
-        what = ("The candidate is empty" if ex.orders[0].total == 0
-                else "No candidate word is in any reference")
-        return steps, f"{what}: BLEU is 0 whatever the smoothing."
+        what = (tr("The candidate is empty") if ex.orders[0].total == 0
+                else tr("No candidate word is in any reference"))
+        return steps, tr("{what}: BLEU is 0 whatever the smoothing.").format(what=what)
     steps, halvings = [], 0
     for summary in ex.orders:  # an order without n-grams is followed by more of them only
         step = _step(summary.order, summary.matches, summary.total, method, value, halvings,
@@ -365,30 +431,33 @@ def _steps(ex: Explanation, weights: tuple[float, ...]) -> tuple[list[OrderStep]
         mass = sum(s.weight for s in steps if s.used)
         if mass <= 0 < sum(s.used for s in steps):
             raise UnknownOptionError(
-                f"with effective order only orders 1..{sum(s.used for s in steps)} are used, "
-                f"and the weights given to them are all 0: {list(weights)!r}."
+                tr("with effective order only orders 1..{used} are used, and the weights "
+                   "given to them are all 0: {weights}.").format(
+                    used=sum(s.used for s in steps), weights=repr(list(weights)))
             )
         steps = [replace(s, weight=s.weight / mass if s.used else 0.0) for s in steps]
     zero = [s for s in steps if s.used and s.weight > 0 and s.precision == 0]
     collapse = None
     if zero:
         first = zero[0]
-        what = (f"p_{first.order} = {first.fraction} is undefined and counted as 0"
+        what = (tr("p_{n} = {fraction} is undefined and counted as 0").format(
+                    n=first.order, fraction=first.fraction)
                 if first.status == UNDEFINED else f"p_{first.order} = 0")
-        collapse = (f"{what}; log 0 = −∞, so the geometric mean, and BLEU, collapse to 0. "
-                    "Smoothing or effective order avoids that.")
+        collapse = tr("{what}; log 0 = −∞, so the geometric mean, and BLEU, collapse to 0. "
+                      "Smoothing or effective order avoids that.").format(what=what)
     return steps, collapse
 
 
-#: what the teaching pages say when the References box holds nothing
-NO_REFERENCE = "Give at least one reference (one per line)."
+def no_reference() -> str:
+    """What the teaching pages say when the References box holds nothing."""
+    return tr("Give at least one reference (one per line).")
 
 
 def require_reference(references: Sequence[str | None]) -> None:
     """Refuse typed references with none in them, in the words of the page (``explain`` itself
     words it for a programmer)."""
     if all(ref is None for ref in references):
-        raise InputError(NO_REFERENCE)
+        raise InputError(no_reference())
 
 
 def walkthrough(hypothesis: str, references: Sequence[str | None], *, tokenize: str = "13a",
@@ -423,15 +492,29 @@ def walkthrough(hypothesis: str, references: Sequence[str | None], *, tokenize: 
                        mean, brevity, score, collapse, ex.options)
 
 
+def walkthrough_with(hypothesis: str, references: Sequence[str | None], options: BLEUOptions,
+                     weights: Sequence[float] | None = None) -> Walkthrough:
+    """``walkthrough`` under ``options`` (tokenizer, case, N, smoothing, effective order)."""
+    return walkthrough(hypothesis, references, tokenize=options.tokenize,
+                       lowercase=options.lowercase, smooth_method=options.smooth_method,
+                       smooth_value=options.smooth_value,
+                       max_ngram_order=options.max_ngram_order,
+                       effective_order=options.effective_order, weights=weights)
+
+
 def tab_label(step: OrderStep) -> str:
     """The label of an order's tab: ``n = 1: p = 2/7 = 28.57%``, ``n = 4: p = 0/0, undefined``."""
     if not step.defined:
-        return f"n = {step.order}: p = {step.fraction}, undefined"
-    return f"n = {step.order}: p = {step.raw_text}"
+        return tr("n = {n}: p = {fraction}, undefined").format(n=step.order,
+                                                               fraction=step.fraction)
+    return tr("n = {n}: p = {text}").format(n=step.order, text=step.raw_text)
 
 
 def notes(walk: Walkthrough) -> tuple[str, ...]:
-    """Sentences explaining where add-k, effective order or an undefined p_n change a number."""
+    """Sentences explaining where add-k, effective order or an undefined p_n change a number.
+
+    An empty candidate (or one with no word in any reference) gets ONE note: what every
+    order and the score come to, said once (not once per order)."""
     out = []
     options = walk.options
     undefined = [s for s in walk.orders if not s.defined]
@@ -443,69 +526,75 @@ def notes(walk: Walkthrough) -> tuple[str, ...]:
         if options.smooth_method == "add-k" and first.order > 1 and \
                 (options.resolved_smooth_value or 0) > 0:
             k = fmt_count(options.resolved_smooth_value or 0)
-            out.append(f"The candidate has no {first.order}-grams, so {names} would be 0/0. "
-                       f"add-k adds k = {k} to the matches and the totals of every order from 2 "
-                       f"on, so p_{first.order} = (0 + {k})/(0 + {k}) = 100%: sacrebleu does "
-                       "the same, although there is nothing to match.")
+            out.append(tr("The candidate has no {n}-grams, so {names} would be 0/0. add-k adds "
+                          "k = {k} to the matches and the totals of every order from 2 on, so "
+                          "p_{n} = (0 + {k})/(0 + {k}) = 100%: sacrebleu does the same, although "
+                          "there is nothing to match.").format(n=first.order, names=names, k=k))
         elif options.effective_order:
             used = [s.order for s in walk.orders if s.used]
-            out.append(f"The candidate has only {len(walk.tokens)} token(s): {names} = 0/0 "
-                       f"is undefined. Effective order drops it: the geometric mean runs over "
-                       f"n = 1..{max(used, default=0)} with the weights rescaled to sum to 1.")
+            out.append(tr("The candidate has only {tokens} token(s): {names} = 0/0 is undefined. "
+                          "Effective order drops it: the geometric mean runs over n = 1..{top} "
+                          "with the weights rescaled to sum to 1.").format(
+                tokens=len(walk.tokens), names=names, top=max(used, default=0)))
         else:
-            out.append(f"The candidate has only {len(walk.tokens)} token(s): {names} = 0/0 is "
-                       "undefined. Without effective order sacrebleu counts it as 0, so "
-                       "log 0 = −∞ and BLEU is 0; sentence BLEU turns effective order on.")
+            out.append(tr("The candidate has only {tokens} token(s): {names} = 0/0 is "
+                          "undefined. Without effective order sacrebleu counts it as 0, so "
+                          "log 0 = −∞ and BLEU is 0; sentence BLEU turns effective order "
+                          "on.").format(tokens=len(walk.tokens), names=names))
     if options.smooth_method == "add-k" and options.max_ngram_order > 1 and \
             any(s.status == MATCHED and s.order > 1 and s.total > 0 for s in walk.orders):
         k = fmt_count(options.resolved_smooth_value or 0)
-        out.append(f"add-k: for n ≥ 2, p_n = (matches + {k})/(total + {k}), so the p_n used "
-                   "differ from the raw credited/total.")
+        out.append(tr("add-k: for n ≥ 2, p_n = (matches + {k})/(total + {k}), so the p_n used "
+                      "differ from the raw credited/total.").format(k=k))
     return tuple(out)
 
 
 def undefined_note(step: OrderStep) -> str:
     """What happens to an order the candidate has no n-grams of (p_n = 0/0)."""
-    then = ("no n-gram matches at all, so sacrebleu counts it as 0 and BLEU is 0"
+    then = (tr("no n-gram matches at all, so sacrebleu counts it as 0 and BLEU is 0")
             if step.status == NOTHING else
-            "effective order drops it" if not step.used else
-            "without effective order sacrebleu counts it as 0" if step.precision == 0
-            else "add-k makes it a number")
-    return f"The candidate has no {step.order}-grams: p_{step.order} = 0/0 is undefined; {then}."
+            tr("effective order drops it") if not step.used else
+            tr("without effective order sacrebleu counts it as 0") if step.precision == 0
+            else tr("add-k makes it a number"))
+    return tr("The candidate has no {n}-grams: p_{n} = 0/0 is undefined; {then}.").format(
+        n=step.order, then=then)
 
 
 def _no_match_note(walk: Walkthrough) -> str:
     """Why no smoothing or effective order applies when no unigram matches."""
     if not walk.tokens:
-        return ("The candidate is empty: every p_n is 0/0. sacrebleu returns BLEU = 0 as soon "
-                "as no n-gram matches, before smoothing and effective order are applied, and "
-                "reports every p_n as 0.")
-    return ("No candidate word is in any reference, so no longer n-gram can match either: "
-            "sacrebleu returns BLEU = 0 there, before smoothing and effective order are "
-            "applied, and reports every p_n as 0.")
+        return tr("The candidate is empty: every p_n is 0/0. sacrebleu returns BLEU = 0 as soon "
+                  "as no n-gram matches, before smoothing and effective order are applied, and "
+                  "reports every p_n as 0.")
+    return tr("No candidate word is in any reference, so no longer n-gram can match either: "
+              "sacrebleu returns BLEU = 0 there, before smoothing and effective order are "
+              "applied, and reports every p_n as 0.")
 
 
 def ngram_frame(walk: Walkthrough, order: int) -> pd.DataFrame:
-    """The n-gram table of one order, ready for ``st.dataframe`` (see ``NGRAM_HELP``)."""
+    """The n-gram table of one order, ready for ``st.dataframe`` (see ``ngram_help``)."""
     rows = walk.tables[order - 1]
+    origin = tr("from ref")
     return pd.DataFrame({
-        "n-gram": [r.ngram for r in rows],
-        "count": [r.count for r in rows],
-        "max ref count": [r.max_ref_count for r in rows],
-        "from ref": [r.reference for r in rows],
-        "credited": [r.clipped for r in rows],
-    }).astype({"from ref": "Int64"})
+        tr("n-gram"): [r.ngram for r in rows],
+        tr("count"): [r.count for r in rows],
+        tr("max ref count"): [r.max_ref_count for r in rows],
+        origin: [r.reference for r in rows],
+        tr("credited"): [r.clipped for r in rows],
+    }).astype({origin: "Int64"})
 
 
-#: what each column of ``ngram_frame`` means (the page's column help and caption)
-NGRAM_HELP = {
-    "count": "How often the candidate has this n-gram.",
-    "max ref count": "The most times any ONE reference has it (counts are not added up "
-                     "across references).",
-    "from ref": "Which reference has that many (the first such one); empty when none has it.",
-    "credited": "min(count, max ref count): the candidate's count clipped to what one "
-                "reference supports.",
-}
+def ngram_help() -> dict[str, str]:
+    """What each column of ``ngram_frame`` means (the page's column help and caption)."""
+    return {
+        tr("count"): tr("How often the candidate has this n-gram."),
+        tr("max ref count"): tr("The most times any ONE reference has it (counts are not added "
+                                "up across references)."),
+        tr("from ref"): tr("Which reference has that many (the first such one); empty when "
+                           "none has it."),
+        tr("credited"): tr("min(count, max ref count): the candidate's count clipped to what "
+                           "one reference supports."),
+    }
 
 
 def orders_frame(walk: Walkthrough) -> pd.DataFrame:
@@ -513,9 +602,9 @@ def orders_frame(walk: Walkthrough) -> pd.DataFrame:
     (text, with the formatters the formula uses)."""
     return pd.DataFrame({
         "n": [s.order for s in walk.orders],
-        "credited/total": [s.raw_text for s in walk.orders],
-        "p_n used": [s.used_text for s in walk.orders],
-        "how": [s.note for s in walk.orders],
+        tr("credited/total"): [s.raw_text for s in walk.orders],
+        tr("p_n used"): [s.used_text for s in walk.orders],
+        tr("how"): [s.note for s in walk.orders],
         "w_n": [s.weight_text for s in walk.orders],
         "log p_n": [s.log_text for s in walk.orders],
         "w_n·log p_n": [s.weighted_text for s in walk.orders],
@@ -538,7 +627,7 @@ class SmoothingRow:
 def _short_note(walk: Walkthrough) -> str:
     first = walk.orders[0]
     if first.status == NOTHING:
-        return "no match at all: 0"
+        return tr("no match at all: 0")
     zero = [s for s in walk.orders if s.used and s.weight > 0 and s.precision == 0]
     if zero:
         s = zero[0]
@@ -546,18 +635,18 @@ def _short_note(walk: Walkthrough) -> str:
         return f"{what}: log 0 = −∞"
     dropped = [s.order for s in walk.orders if not s.used]
     if dropped:
-        return f"n ≥ {dropped[0]} dropped (0/0)"
+        return tr("n ≥ {n} dropped (0/0)").format(n=dropped[0])
     if walk.options.smooth_method == "add-k" and any(
             s.total == 0 and s.order > 1 for s in walk.orders):
-        return "add-k: 0/0 becomes 1"
+        return tr("add-k: 0/0 becomes 1")
     if any(s.status == SMOOTHED for s in walk.orders):
-        return "zeros smoothed"
+        return tr("zeros smoothed")
     return ""
 
 
 def _short_label(step: OrderStep) -> str:
     if step.status == UNDEFINED:
-        return "0/0 → 0" if step.used else "undefined"
+        return "0/0 → 0" if step.used else tr("undefined")
     return fmt_percent(100 * (step.precision or 0.0))
 
 
@@ -584,15 +673,17 @@ def smoothing_frame(rows: Sequence[SmoothingRow]) -> pd.DataFrame:
     """``smoothing_comparison`` as the page shows it: BLEU with 2 decimals, each p_n used in
     percent with 2 (the walkthrough's formatters), one column per order, a short note."""
     order = max((len(r.labels) for r in rows), default=0)
+    smoothing, value, effective, note = (tr("smoothing"), tr("value"), tr("effective order"),
+                                         tr("note"))
     return pd.DataFrame([{
-        "smoothing": r.smooth_method,
-        "value": "" if r.smooth_value is None else fmt_count(r.smooth_value),
-        "effective order": "on" if r.effective_order else "off",
+        smoothing: r.smooth_method,
+        value: "" if r.smooth_value is None else fmt_count(r.smooth_value),
+        effective: tr("on") if r.effective_order else tr("off"),
         "BLEU": fmt_score(r.score),
         **{f"p_{n + 1}": label for n, label in enumerate(r.labels)},
-        "note": r.note,
-    } for r in rows], columns=["smoothing", "value", "effective order", "BLEU",
-                               *(f"p_{n}" for n in range(1, order + 1)), "note"])
+        note: r.note,
+    } for r in rows], columns=[smoothing, value, effective, "BLEU",
+                               *(f"p_{n}" for n in range(1, order + 1)), note])
 
 
 def order_sweep(hypothesis: str, references: Sequence[str | None], *, max_order: int = 4,

@@ -13,19 +13,24 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.blind_spots import METRIC_COLUMNS
+from ..analysis.formatting import PRECISION
 from ..analysis.interpretation import BANDS
+from ..i18n import tr
 
 WIDTH = 560
 
 
 def case_chart(frame: pd.DataFrame) -> alt.LayerChart:
     """Every metric of every candidate of a case, grouped by metric; each bar labelled with
-    its score (1 decimal), so a 0 still shows. TER is an error rate: lower is better."""
+    its score (1 decimal), so a 0 still shows. TER is an error rate, lower is better: its axis
+    label says so with an arrow (a short label, so all five fit on a phone) and the title in
+    words."""
+    lower = tr("TER ↓")
     data = frame.melt(id_vars=["candidate"], value_vars=list(METRIC_COLUMNS), var_name="metric",
                       value_name="score")
-    data["metric"] = data["metric"].replace({"TER": "TER (lower is better)"})
-    data["label"] = [f"{v:.1f}" for v in data.score]
-    order = [m if m != "TER" else "TER (lower is better)" for m in METRIC_COLUMNS]
+    data["metric"] = data["metric"].replace({"TER": lower})
+    data["label"] = [PRECISION.text(v) for v in data.score]
+    order = [m if m != "TER" else lower for m in METRIC_COLUMNS]
     base = alt.Chart(data).encode(
         x=alt.X("metric:N", sort=order, title=None, axis=alt.Axis(labelAngle=0, labelLimit=300)),
         xOffset=alt.XOffset("candidate:N", sort=list(frame.candidate)),
@@ -37,8 +42,9 @@ def case_chart(frame: pd.DataFrame) -> alt.LayerChart:
                                           scale=alt.Scale(domain=[0, 105], clamp=True)))
     labels = base.mark_text(baseline="bottom", dy=-2, fontSize=10).encode(
         y=alt.Y("score:Q"), text="label:N")
-    return alt.layer(bars, labels).properties(title="The same pair under every metric",
-                                              width="container", height=260)
+    title = alt.TitleParams(tr("The same pair under every metric"),
+                            subtitle=tr("TER: lower is better"))  # two short lines: a phone
+    return alt.layer(bars, labels).properties(title=title, width="container", height=260)
 
 
 def _bands() -> pd.DataFrame:

@@ -13,8 +13,10 @@ import altair as alt
 import pandas as pd
 
 from ..analysis.brevity import SystemLength, WhatIf, bp_curve, zoom_window
+from ..analysis.formatting import CORRELATION, FACTOR
 from ..analysis.sensitivity import MQMCorrelation, TokenizerGrid
 from ..analysis.teaching import BrevityStep, SmoothingRow, Walkthrough, fmt_score
+from ..i18n import tr
 
 WIDTH = 560
 
@@ -34,17 +36,17 @@ def precisions_chart(walk: Walkthrough) -> alt.LayerChart:
                      "label": s.used_text})
     data = pd.DataFrame(rows)
     base = alt.Chart(data).encode(
-        x=alt.X("n:O", title="n-gram order n", axis=alt.Axis(labelAngle=0)),
+        x=alt.X("n:O", title=tr("n-gram order n"), axis=alt.Axis(labelAngle=0)),
         xOffset=alt.XOffset("kind:N"),
         color=alt.Color("kind:N", title=None, legend=alt.Legend(orient="bottom")),
-        tooltip=["n:O", "kind:N", alt.Tooltip("label:N", title="p_n")],
+        tooltip=["n:O", "kind:N", alt.Tooltip("label:N", title=tr("p_n"))],
     )
     bars = base.mark_bar().encode(
-        y=alt.Y("percent:Q", title="p_n (%)", scale=alt.Scale(domain=[0, 100])))
+        y=alt.Y("percent:Q", title=tr("p_n (%)"), scale=alt.Scale(domain=[0, 100])))
     undefined = base.transform_filter("datum.percent === null").mark_text(
         angle=270, align="left", dx=4, fontSize=11).encode(
         y=alt.datum(0), text=alt.value("undefined"))
-    return alt.layer(bars, undefined).properties(title="Modified n-gram precisions",
+    return alt.layer(bars, undefined).properties(title=tr("Modified n-gram precisions"),
                                                  width=WIDTH)
 
 
@@ -68,15 +70,15 @@ def log_terms_chart(walk: Walkthrough) -> alt.LayerChart:
     data = pd.DataFrame(rows)
     low = min([LOG_FLOOR if (s.weighted_log or 0) == -math.inf else (s.weighted_log or 0)
                for s in walk.orders] + [-1.0])
-    y = alt.Y("w_n·log p_n:Q", title="w_n · log p_n (−∞ drawn at −20)",
+    y = alt.Y("w_n·log p_n:Q", title=tr("w_n · log p_n (−∞ drawn at −20)"),
               scale=alt.Scale(domain=[low * 1.1, 0], nice=False))
     base = alt.Chart(data).encode(
-        x=alt.X("n:O", title="n-gram order n", axis=alt.Axis(labelAngle=0)),
-        tooltip=["n:O", "w_n:N", "p_n:N", alt.Tooltip("label:N", title="w_n·log p_n")])
+        x=alt.X("n:O", title=tr("n-gram order n"), axis=alt.Axis(labelAngle=0)),
+        tooltip=["n:O", "w_n:N", "p_n:N", alt.Tooltip("label:N", title=tr("w_n·log p_n"))])
     bars = base.mark_bar().encode(y=y)
     labels = base.mark_text(baseline="bottom", dy=-3, fontSize=12).encode(
         y=alt.datum(0), text="label:N")
-    return alt.layer(bars, labels).properties(title="Terms of the weighted log sum",
+    return alt.layer(bars, labels).properties(title=tr("Terms of the weighted log sum"),
                                               width=WIDTH)
 
 
@@ -93,16 +95,16 @@ def smoothing_chart(rows: Sequence[SmoothingRow]) -> alt.LayerChart:
                           "effective order": "on" if r.effective_order else "off",
                           "BLEU": r.score, "label": fmt_score(r.score)} for r in rows])
     base = alt.Chart(data).encode(
-        x=alt.X("smoothing:N", sort=list(dict.fromkeys(data.smoothing)), title="smoothing",
+        x=alt.X("smoothing:N", sort=list(dict.fromkeys(data.smoothing)), title=tr("smoothing"),
                 axis=alt.Axis(labelAngle=0)),
         xOffset="effective order:N",
         color=alt.Color("effective order:N"),
-        tooltip=["smoothing:N", "effective order:N", alt.Tooltip("label:N", title="BLEU")],
+        tooltip=["smoothing:N", "effective order:N", alt.Tooltip("label:N", title=tr("BLEU"))],
     )
     bars = base.mark_bar().encode(
-        y=alt.Y("BLEU:Q", title="sentence BLEU", scale=_score_scale(data.BLEU.tolist())))
+        y=alt.Y("BLEU:Q", title=tr("sentence BLEU"), scale=_score_scale(data.BLEU.tolist())))
     labels = base.mark_text(baseline="bottom", dy=-3).encode(y="BLEU:Q", text="label:N")
-    return alt.layer(bars, labels).properties(title="The same sentence under every smoothing",
+    return alt.layer(bars, labels).properties(title=tr("The same sentence under every smoothing"),
                                               width=WIDTH)
 
 
@@ -110,10 +112,10 @@ def order_sweep_chart(sweep: Sequence[tuple[int, float]]) -> alt.Chart:
     """Sentence BLEU against the maximum n-gram order N (uniform weights)."""
     data = pd.DataFrame(list(sweep), columns=["N", "BLEU"])
     return alt.Chart(data).mark_line(point=True).encode(
-        x=alt.X("N:O", title="max n-gram order N", axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("BLEU:Q", title="sentence BLEU", scale=_score_scale(data.BLEU.tolist())),
+        x=alt.X("N:O", title=tr("max n-gram order N"), axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("BLEU:Q", title=tr("sentence BLEU"), scale=_score_scale(data.BLEU.tolist())),
         tooltip=["N:O", alt.Tooltip("BLEU:Q", format=".2f")],
-    ).properties(title="Effect of N", width=WIDTH)
+    ).properties(title=tr("Effect of N"), width=WIDTH)
 
 
 def bp_curve_chart(positions: Sequence[SystemLength], *,
@@ -132,16 +134,16 @@ def bp_curve_chart(positions: Sequence[SystemLength], *,
     else:
         low, high = window
     curve = bp_curve(low=max(low, 1e-3), high=high, points=161)
-    x = alt.X("ratio:Q", title="length ratio c/r", scale=alt.Scale(domain=[low, high],
+    x = alt.X("ratio:Q", title=tr("length ratio c/r"), scale=alt.Scale(domain=[low, high],
                                                                     nice=False, zero=False))
     line = alt.Chart(curve).mark_line(color="gray", clip=True).encode(
-        x=x, y=alt.Y("bp:Q", title="brevity penalty", scale=alt.Scale(zero=False)))
+        x=x, y=alt.Y("bp:Q", title=tr("brevity penalty"), scale=alt.Scale(zero=False)))
     points = pd.DataFrame([{"system": p.system, "ratio": p.ratio, "bp": p.bp, "BLEU": p.score}
                            for p in positions], columns=["system", "ratio", "bp", "BLEU"])
-    legend = alt.Legend(orient="bottom", columns=3) if window is None else None
+    legend = alt.Legend(orient="bottom", columns=2) if window is None else None
     dots = alt.Chart(points).mark_point(filled=True, size=80 if window is None else 140,
                                         opacity=0.85).encode(
-        x="ratio:Q", y="bp:Q", color=alt.Color("system:N", title="System", legend=legend),
+        x="ratio:Q", y="bp:Q", color=alt.Color("system:N", title=tr("System"), legend=legend),
         tooltip=["system:N", alt.Tooltip("ratio:Q", format=".4f"),
                  alt.Tooltip("bp:Q", format=".4f"), alt.Tooltip("BLEU:Q", format=".2f")],
     )
@@ -153,13 +155,15 @@ def bp_curve_chart(positions: Sequence[SystemLength], *,
                       .encode(x="from:Q", x2="to:Q"))
     if sentence is not None and sentence.r:
         mark = pd.DataFrame([{"ratio": sentence.c / sentence.r, "bp": sentence.bp,
-                              "label": f"your sentence: c/r = {sentence.c}/{sentence.r}, "
-                                       f"BP = {sentence.bp:.4f}"}])
+                              "label": tr("your sentence: c/r = {c}/{r}, BP = {bp}").format(
+                                  c=sentence.c, r=sentence.r, bp=FACTOR.text(sentence.bp))}])
         layers.append(alt.Chart(mark).mark_point(shape="diamond", size=160, filled=True,
                                                  color="black").encode(
             x="ratio:Q", y="bp:Q", tooltip=["label:N"]))
-    title = ("Zoomed to the systems (hover for names)" if window is not None
-             else "BP = e^(1 − r/c) and the systems (shaded: the zoom)")
+    title = (alt.TitleParams(tr("Zoomed to the systems"), subtitle=tr("hover for names"))
+             if window is not None else
+             alt.TitleParams(tr("BP = e^(1 − r/c) and the systems"),
+                             subtitle=tr("shaded: the zoom; ◆ your sentence")))
     return alt.layer(*layers).properties(
         title=title, width="container", height=260,
         autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
@@ -172,9 +176,9 @@ def whatif_chart(whatif: WhatIf) -> alt.LayerChart:
     data = frame.assign(**{"100·BP": 100 * frame.bp}).melt(
         id_vars=["percent", "ratio"], value_vars=["score", "100·BP"], var_name="measure")
     lines = alt.Chart(data).mark_line(point=True).encode(
-        x=alt.X("ratio:Q", title="length ratio c/r", scale=alt.Scale(zero=False),
+        x=alt.X("ratio:Q", title=tr("length ratio c/r"), scale=alt.Scale(zero=False),
                 axis=alt.Axis(labelFlush=False)),  # end labels centred on their ticks
-        y=alt.Y("value:Q", title="BLEU / 100·BP"), color=alt.Color("measure:N", title=None),
+        y=alt.Y("value:Q", title=tr("BLEU / 100·BP")), color=alt.Color("measure:N", title=None),
         tooltip=["percent:Q", alt.Tooltip("ratio:Q", format=".3f"), "measure:N",
                  alt.Tooltip("value:Q", format=".2f")],
     )
@@ -183,8 +187,9 @@ def whatif_chart(whatif: WhatIf) -> alt.LayerChart:
     mark = alt.Chart(best).mark_rule(strokeDash=[4, 4]).encode(
         x="ratio:Q", tooltip=["percent:Q", alt.Tooltip("score:Q", format=".2f")])
     return alt.layer(lines, mark).properties(
-        title="What if every hypothesis were shorter or longer (dashed: best BLEU; "
-              "black: the slider)", width=WIDTH)
+        title=alt.TitleParams(tr("What if every hypothesis were shorter or longer"),
+                              subtitle=tr("dashed: the best BLEU; black: the slider")),
+        width=WIDTH)
 
 
 def mark_resize(spec: dict, whatif: WhatIf, percent: float) -> dict:
@@ -220,23 +225,23 @@ def whatif_precisions_chart(whatif: WhatIf) -> alt.LayerChart:
     cols = [c for c in frame.columns if c.startswith("p") and c[1:].isdigit()]
     data = frame.melt(id_vars=["percent"], value_vars=cols, var_name="order", value_name="p_n")
     lines = alt.Chart(data).mark_line(point=True).encode(
-        x=alt.X("percent:Q", title="resize (% of tokens; negative = shorter)"),
-        y=alt.Y("p_n:Q", title="p_n (%)"), color=alt.Color("order:N", title="order"),
+        x=alt.X("percent:Q", title=tr("resize (% of tokens; negative = shorter)")),
+        y=alt.Y("p_n:Q", title=tr("p_n (%)")), color=alt.Color("order:N", title=tr("order")),
         tooltip=["percent:Q", "order:N", alt.Tooltip("p_n:Q", format=".2f")],
     )
-    return alt.layer(lines).properties(title="Precisions as lengths change", width=WIDTH)
+    return alt.layer(lines).properties(title=tr("Precisions as lengths change"), width=WIDTH)
 
 
 def buckets_chart(buckets: pd.DataFrame) -> alt.Chart:
     """Length ratio per sentence-length bucket, one line per system; 1 is the reference length."""
     order = list(dict.fromkeys(buckets.bucket))
     return alt.Chart(buckets).mark_line(point=True).encode(
-        x=alt.X("bucket:N", sort=order, title="reference length (tokens)",
+        x=alt.X("bucket:N", sort=order, title=tr("reference length (tokens)"),
                 axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("ratio:Q", title="length ratio Σc/Σr", scale=alt.Scale(zero=False)),
-        color=alt.Color("system:N", title="System"),
+        y=alt.Y("ratio:Q", title=tr("length ratio Σc/Σr"), scale=alt.Scale(zero=False)),
+        color=alt.Color("system:N", title=tr("System")),
         tooltip=["system:N", "bucket:N", "segments:Q", alt.Tooltip("ratio:Q", format=".3f")],
-    ).properties(title="Length ratio by sentence length", width=WIDTH)
+    ).properties(title=tr("Length ratio by sentence length"), width=WIDTH)
 
 
 def tokenizer_grid_chart(grid: TokenizerGrid) -> alt.Chart:
@@ -247,46 +252,48 @@ def tokenizer_grid_chart(grid: TokenizerGrid) -> alt.Chart:
     data = data[["system", "tokenize", "case", "score", "rank", "signature"]]
     below = alt.Legend(orient="bottom")
     return alt.Chart(data).mark_point(filled=True, size=70).encode(
-        x=alt.X("score:Q", title="BLEU", scale=alt.Scale(zero=False)),
+        x=alt.X("score:Q", title=tr("BLEU"), scale=alt.Scale(zero=False)),
         y=alt.Y("system:N", title=None, sort=list(dict.fromkeys(data.system))),
         yOffset=alt.YOffset("case:N", sort=["mixed", "lowercase"]),
-        color=alt.Color("tokenize:N", title="tokenizer", legend=below),
-        shape=alt.Shape("case:N", title="case", legend=below),
+        color=alt.Color("tokenize:N", title=tr("tokenizer"), legend=below),
+        shape=alt.Shape("case:N", title=tr("case"), legend=below),
         tooltip=["system:N", "tokenize:N", "case:N", alt.Tooltip("score:Q", format=".2f"),
                  "rank:Q", "signature:N"],
-    ).properties(title="BLEU under every tokenizer and case", width=WIDTH, height=alt.Step(14))
+    ).properties(title=tr("BLEU under every tokenizer and case"), width=WIDTH, height=alt.Step(14))
 
 
 def mqm_segments_chart(corr: MQMCorrelation) -> alt.Chart:
     """Sentence BLEU against MQM, one point per rated (system, segment)."""
     return alt.Chart(corr.segments).mark_circle(size=18, opacity=0.4).encode(
-        x=alt.X("sentence_bleu:Q", title="sentence BLEU"),
-        y=alt.Y("mqm:Q", title="MQM (negated; higher is better)"),
-        color=alt.Color("system:N", title="System"),
+        x=alt.X("sentence_bleu:Q", title=tr("sentence BLEU")),
+        y=alt.Y("mqm:Q", title=tr("MQM (negated; higher is better)")),
+        color=alt.Color("system:N", title=tr("System")),
         tooltip=["system:N", "segment:Q", alt.Tooltip("sentence_bleu:Q", format=".2f"),
                  alt.Tooltip("mqm:Q", format=".2f")],
-    ).properties(title=f"Segments: Kendall τ = {corr.segment_tau:.3f}", width=WIDTH)
+    ).properties(title=tr("Segments: Kendall τ = {tau}").format(
+        tau=CORRELATION.text(corr.segment_tau)), width=WIDTH)
 
 
 def mqm_systems_chart(corr: MQMCorrelation) -> alt.Chart:
     """Corpus BLEU against the system MQM score, one point per system."""
     return alt.Chart(corr.systems).mark_point(filled=True, size=90).encode(
-        x=alt.X("corpus_bleu:Q", title="corpus BLEU", scale=alt.Scale(zero=False)),
-        y=alt.Y("mqm:Q", title="MQM, mean over rated segments", scale=alt.Scale(zero=False)),
-        color=alt.Color("system:N", title="System"),
+        x=alt.X("corpus_bleu:Q", title=tr("corpus BLEU"), scale=alt.Scale(zero=False)),
+        y=alt.Y("mqm:Q", title=tr("MQM, mean over rated segments"), scale=alt.Scale(zero=False)),
+        color=alt.Color("system:N", title=tr("System")),
         tooltip=["system:N", alt.Tooltip("corpus_bleu:Q", format=".2f"),
                  alt.Tooltip("mqm:Q", format=".3f")],
-    ).properties(title=f"Systems: Kendall τ = {corr.system_tau:.3f}, "
-                       f"Pearson r = {corr.system_pearson:.3f}", width=WIDTH)
+    ).properties(title=tr("Systems: Kendall τ = {tau}, Pearson r = {r}").format(
+        tau=CORRELATION.text(corr.system_tau), r=CORRELATION.text(corr.system_pearson)),
+        width=WIDTH)
 
 
 def segmentation_chart(table: pd.DataFrame) -> alt.Chart:
     """BLEU of the same unspaced output under each tokenizer."""
     data = table[["tokenize", "score", "tokens per segment"]]
     return alt.Chart(data).mark_bar().encode(
-        x=alt.X("tokenize:N", sort=list(data.tokenize), title="tokenizer",
+        x=alt.X("tokenize:N", sort=list(data.tokenize), title=tr("tokenizer"),
                 axis=alt.Axis(labelAngle=0)),
-        y=alt.Y("score:Q", title="BLEU"),
+        y=alt.Y("score:Q", title=tr("BLEU")),
         tooltip=["tokenize:N", alt.Tooltip("score:Q", format=".2f"),
                  alt.Tooltip("tokens per segment:Q", format=".1f")],
-    ).properties(title="One output, three segmentations", width=WIDTH)
+    ).properties(title=tr("One output, three segmentations"), width=WIDTH)

@@ -1,33 +1,60 @@
 """Blind spots: what BLEU cannot see (meaning, synonyms, paraphrase, order, CJK segmentation),
 on real cases and on your own pair, beside chrF, TER, ROUGE-L, METEOR and human scores; where
-BLEU and an uploaded score disagree most on the loaded corpus; how to read a corpus score."""
+BLEU and an uploaded score disagree most on the loaded corpus; how to read a corpus score.
+Every metric is computed as the rest of the app computes it, each shown with its signature;
+the own pair, its language and the chosen case live in the page's link."""
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 from bleu.analysis import blind_spots, interpretation
-from bleu.analysis.blind_spots import LANGUAGES, METRIC_COLUMNS, METRIC_HELP, Case
+from bleu.analysis.blind_spots import (
+    LANGUAGES,
+    METRIC_COLUMNS,
+    Case,
+    language_names,
+    metric_help,
+    signature_frame,
+)
 from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.formatting import SCORE, Column
 from bleu.analysis.meteor import DEBIAN_WORDNET, wordnet
 from bleu.analysis.segments import sentence_options, sentence_scores
 from bleu.charts import blind_spots as charts
 from bleu.errors import InputError
+from bleu.i18n import tr
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.io.scores.read import Matching
 from bleu.metrics.bleu.score import BLEUOptions, score_from_stats
-from bleu_app.views import _cache, _charts, _metrics, _segment_scores, _session, _state, _tables
+from bleu_app.views import (
+    _cache,
+    _charts,
+    _classroom,
+    _example_link,
+    _metrics,
+    _segment_scores,
+    _session,
+    _state,
+    _tables,
+)
+from bleu_app.views._example_link import Field
 
+PAGE = "blind_spots"
 CASES_FILE = _session.SAMPLE_DIR / "blind_spots" / "cases.json"
-LANGUAGE_NAMES = list(LANGUAGES)
-MQM_HELP = ("Published MQM score of the real output (negated: 0 = the raters found no error); "
-            "a dash for an edited text, which no human rated.")
-#: how the score tables show numbers: by the app's rule (2 decimals, a dash where missing)
-SCORE_COLUMNS = {**{column: Column(SCORE, help=METRIC_HELP[column])
-                    for column in (*METRIC_COLUMNS, "ROUGE-L recall")},
-                 "MQM (human)": Column(SCORE, help=MQM_HELP)}
+LANGUAGE_CODES = list(LANGUAGES)
+
+
+def score_columns() -> dict[str, Column]:
+    """How the score tables show numbers: by the app's rule (2 decimals, a dash where
+    missing), each column explained."""
+    helps = metric_help()
+    mqm = tr("Published MQM score of the real output (negated: 0 = the raters found no "
+             "error); a dash for an edited or written text, which no human rated.")
+    return {**{column: Column(SCORE, help=helps[column])
+               for column in (*METRIC_COLUMNS, "ROUGE-L recall")},
+            "MQM (human)": Column(SCORE, help=mqm)}
 
 
 @st.cache_resource(show_spinner="Loading WordNet 3.0 for METEOR's synonym stage (once)…")
@@ -47,6 +74,22 @@ def _case_frame(key: str, tokenize: str, lowercase: bool, synonyms: bool) -> pd.
                                   synonyms=_wordnet() if synonyms else None)
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def _case_signatures(key: str, tokenize: str, lowercase: bool,
+                     synonyms: bool) -> tuple[tuple[str, str], ...]:
+    case = next(c for c in _cases() if c.key == key)
+    return blind_spots.case_signatures(case, tokenize=tokenize, lowercase=lowercase,
+                                       synonyms=_wordnet() if synonyms else None)
+
+
+def show_signatures(signatures) -> None:
+    """The signatures the scores above were computed with, in a closed expander."""
+    with st.expander(tr("Signatures: the settings of every score"), icon=":material/fingerprint:"):
+        _tables.show(signature_frame(signatures), {"signature": Column()},
+                     widths={"signature": "large"}, key=f"blind_signatures_{len(signatures)}",
+                     labels={"metric": tr("metric"), "signature": tr("signature")})
+
+
 @st.cache_data(max_entries=16, show_spinner="Scoring the output under other settings…",
                hash_funcs=_cache.HASH_FUNCS)
 def _comparability(system: TextFile, references: tuple[TextFile, ...],
@@ -60,35 +103,64 @@ def _comparability(system: TextFile, references: tuple[TextFile, ...],
 def score_table(frame: pd.DataFrame, key: str, *scores: str) -> None:
     """A frame of scores written by the app's rule, the MQM column explained; ``scores``:
     other score columns (an uploaded metric's)."""
-    _tables.show(frame, {**SCORE_COLUMNS, **{name: Column(SCORE) for name in scores}}, key=key)
+    _tables.show(frame, {**score_columns(), **{name: Column(SCORE) for name in scores}},
+                 key=key, labels={"candidate": tr("candidate"), "tokenizer": tr("tokenizer")})
+
+
+def metric_table(frame: pd.DataFrame, key: str) -> None:
+    """A case's (or the own pair's) scores turned round, one row per metric, one column per
+    candidate: narrow enough for a phone; what each metric measures in the closed expander
+    below it."""
+    turned = blind_spots.by_metric(frame)
+    columns = {"metric": Column(help=tr("Each metric's meaning: open “What the metrics "
+                                        "measure” below, or the glossary.")),
+               **{name: Column(SCORE) for name in turned.columns if name != "metric"}}
+    _tables.show(turned, columns, key=key, labels={"metric": tr("metric")}, width="content")
+
+
+def metric_meanings() -> None:
+    """What each metric of the score tables measures, one line each."""
+    with st.expander(tr("What the metrics measure"), icon=":material/help:"):
+        meanings = {**metric_help(), "MQM (human)": score_columns()["MQM (human)"].help}
+        st.markdown("\n".join(f"- **{escape_markdown(name)}**: {escape_markdown(text)}"
+                               for name, text in meanings.items()))
 
 
 def show_case(case: Case, opts: BLEUOptions, synonyms: bool) -> None:
     """One ready-made case: what it teaches, its texts, every metric."""
     st.info(escape_markdown(case.lesson), icon=":material/lightbulb:")
-    st.caption(escape_markdown(f"{case.data}. Source: {case.source_text}"))
+    st.caption(escape_markdown(tr("{data}. Source: {source}").format(data=case.data,
+                                                                    source=case.source_text)))
     lines = [f"- **{escape_markdown(c.label)}**: {escape_markdown(c.hypothesis)} "
              f"*({escape_markdown(c.origin)})*" for c in case.candidates]
     lines += [f"- *{escape_markdown(name)}*: {escape_markdown(ref)}"
               for name, ref in case.named_references()]
     st.markdown("\n".join(lines))
     frame = _case_frame(case.key, opts.tokenize, opts.lowercase, synonyms)
-    score_table(frame.drop(columns=["origin"]), "blind_scores")
+    metric_table(frame, "blind_scores")
+    tokenizers = sorted(set(frame.tokenizer))
+    if len(tokenizers) > 1:
+        st.caption(escape_markdown(tr("Tokenizers: {names}.").format(names=", ".join(
+            f"{label}: {tok}" for label, tok in zip(frame.candidate, frame.tokenizer,
+                                                    strict=True)))))
+    metric_meanings()
     _charts.show(st, charts.case_chart(frame), width="stretch", key="blind_case_chart")
+    show_signatures(_case_signatures(case.key, opts.tokenize, opts.lowercase, synonyms))
 
 
 def own_pair(opts: BLEUOptions, synonyms: bool) -> None:
     """A box for the user's own hypothesis and references, every metric at once."""
     with st.container(border=True):
         left, right, lang = st.columns([2, 2, 1])
-        hypothesis = left.text_area("Hypothesis", key="blind_hyp", height=90)
+        hypothesis = left.text_area(tr("Hypothesis"), key="blind_hyp", height=90)
         references = [line for line in right.text_area(
-            "References, one per line", key="blind_refs", height=90).splitlines()
+            tr("References, one per line"), key="blind_refs", height=90).splitlines()
             if line.strip()]
-        language = lang.selectbox("Language", LANGUAGE_NAMES, format_func=LANGUAGES.get,
-                                  key="blind_language",
-                                  help="METEOR's stemmer (English: Porter, German: Snowball) "
-                                       "and synonyms (English WordNet); ROUGE's tokenizer.")
+        language = lang.selectbox(tr("Language"), LANGUAGE_CODES,
+                                  format_func=language_names().get, key="blind_language",
+                                  help=tr("METEOR's stemmer (English: Porter, German and "
+                                          "Dutch: Snowball) and synonyms (English WordNet); "
+                                          "ROUGE's tokenizer."))
         try:
             scores = blind_spots.score_pair(
                 hypothesis, references, language=language, tokenize=opts.tokenize,
@@ -96,11 +168,13 @@ def own_pair(opts: BLEUOptions, synonyms: bool) -> None:
         except InputError as error:
             st.error(escape_markdown(str(error)))
             return
-        frame = pd.DataFrame([{"candidate": "your hypothesis", **scores.row(),
+        frame = pd.DataFrame([{"candidate": tr("your hypothesis"), **scores.row(),
                                "ROUGE-L recall": scores.rouge_l_recall}])
-        score_table(frame, "blind_own_scores")
-        st.caption(f"METEOR stages: {', '.join(scores.meteor_stages)}; tokenizer "
-                   f"{scores.tokenize} (the sidebar's).")
+        metric_table(frame, "blind_own_scores")
+        st.caption(escape_markdown(tr("METEOR stages: {stages}; tokenizer {tokenize} (the "
+                                      "sidebar's).").format(
+            stages=", ".join(scores.meteor_stages), tokenize=scores.tokenize)))
+        show_signatures(scores.signatures)
 
 
 def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> None:
@@ -110,29 +184,31 @@ def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> No
     if not isinstance(matched, Matching):
         if isinstance(matched, str):
             st.warning(escape_markdown(matched))
-        st.info("Learned metrics (COMET, BLEURT) and human scores are not computed here: "
-                "upload their segment scores on the Metrics & human scores page, and this "
-                "section finds the segments where they and BLEU disagree most.")
-        st.button("Load the WMT21 en-de sample with its MQM scores", key="blind_load_mqm",
+        st.info(tr("Learned metrics (COMET, BLEURT) and human scores are not computed here: "
+                   "upload their segment scores on the Metrics & human scores page, and this "
+                   "section finds the segments where they and BLEU disagree most."))
+        st.button(tr("Load the WMT21 en-de sample with its MQM scores"), key="blind_load_mqm",
                   on_click=_segment_scores.load_mqm_sample)
         return
     external = matched.scores.by_system()
     names = [name for name in data.systems if name in external]
     label = matched.scores.label
     c1, c2 = st.columns(2)
-    system = c1.selectbox("System", names, format_func=show_controls, key="blind_system")
+    system = c1.selectbox(tr("System"), names, format_func=show_controls, key="blind_system")
     guessed = data.target_language if data.target_language in LANGUAGES else "other"
-    language = c2.selectbox("Target language", LANGUAGE_NAMES, format_func=LANGUAGES.get,
-                            index=LANGUAGE_NAMES.index(guessed), key="blind_corpus_language",
-                            help="Guessed from the file names or the script; it picks METEOR's "
-                                 "stemmer and synonyms and ROUGE's tokens.")
+    language = c2.selectbox(tr("Target language"), LANGUAGE_CODES,
+                            format_func=language_names().get,
+                            index=LANGUAGE_CODES.index(guessed), key="blind_corpus_language",
+                            help=tr("Guessed from the file names or the script; it picks "
+                                    "METEOR's stemmer and synonyms and ROUGE's tokens."))
     stats = _metrics.bleu_stats(data)[system]
     bleu_scores = np.asarray(sentence_scores(stats, sentence_options(opts)))
     picked = blind_spots.disagreements(bleu_scores, external[system], k=5)
-    st.caption(escape_markdown(
-        f"{label} and sentence BLEU ranked over the {int((~np.isnan(external[system])).sum())} "
-        f"rated segments of {system}; the 5 with the largest rank gap each way, with every "
-        "other metric on the same pair."))
+    st.caption(escape_markdown(tr(
+        "{label} and sentence BLEU ranked over the {count} rated segments of {system}; the 5 "
+        "with the largest rank gap each way, with every other metric on the same "
+        "pair.").format(label=label, count=int((~np.isnan(external[system])).sum()),
+                        system=system)))
     _charts.show(st, charts.disagreement_chart(bleu_scores, external[system], picked, label),
                     width="stretch", key="blind_disagreement_chart")
     rows, texts = [], []
@@ -147,9 +223,10 @@ def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> No
         rows.append({"segment": int(item.segment), "direction": item.direction,
                      label: float(item.external) + 0.0, **scores.row()})
         texts.append(f"- **{int(item.segment)}** {escape_markdown(hypothesis)}  \n"
-                     f"  *reference*: {escape_markdown(refs[0] if refs else '')}")
+                     f"  *{escape_markdown(tr('reference'))}*: "
+                     f"{escape_markdown(refs[0] if refs else '')}")
     score_table(pd.DataFrame(rows), "blind_disagreements", label)
-    with st.expander("The texts of these segments", expanded=False):
+    with st.expander(tr("The texts of these segments"), expanded=False):
         st.markdown("\n".join(texts))
 
 
@@ -159,57 +236,73 @@ def guide(data: Dataset, opts: BLEUOptions) -> None:
     left, right = st.columns([1, 1])
     with left:
         _tables.dataframe(interpretation.bands_frame(), hide_index=True, key="blind_bands")
-        st.caption(escape_markdown(f"Bands: {interpretation.SOURCE}, a rough guide only."))
+        st.caption(escape_markdown(tr("Bands: {source}, a rough guide only.").format(
+            source=interpretation.SOURCE)))
     with right:
         rows = []
         for name, matrix in stats.items():
             score = score_from_stats(np.asarray(matrix).sum(axis=0), opts).score
             found = interpretation.band(score)
             rows.append({"system": name, "BLEU": score, "band": found.label})
-        _tables.show(pd.DataFrame(rows), SCORE_COLUMNS, key="blind_system_bands")
+        _tables.show(pd.DataFrame(rows), score_columns(), key="blind_system_bands")
     st.warning(escape_markdown(f"“{interpretation.CAVEAT}” ({interpretation.CAVEAT_SOURCE}). "
-                               "The signature records the settings a number was computed with "
-                               "(references, case, tokenizer, smoothing); below, one output "
-                               "under other settings."),
+                               + tr("The signature records the settings a number was computed "
+                                    "with (references, case, tokenizer, smoothing); below, one "
+                                    "output under other settings.")),
                icon=":material/warning:")
-    system = st.selectbox("Output", list(data.systems),
+    system = st.selectbox(tr("Output"), list(data.systems),
                           format_func=show_controls, key="blind_guide_system")
     frame = _comparability(data.systems[system], data.references, opts)
     _charts.show(st, charts.comparability_chart(frame), width="stretch",
                     key="blind_comparability_chart")
     _tables.show(frame.drop(columns=["interpretation"]),
-                 {**SCORE_COLUMNS, "signature": Column()}, widths={"signature": "large"},
+                 {**score_columns(), "signature": Column()}, widths={"signature": "large"},
                  key="blind_comparability")
 
+
+FIELDS = (
+    Field("bs_hyp", "blind_hyp", _example_link.text_value, text=True),
+    Field("bs_refs", "blind_refs", _example_link.text_value, text=True),
+    Field("bs_lang", "blind_language", _example_link.choice(LANGUAGE_CODES)),
+    Field("bs_case", "blind_case", _example_link.choice([case.key for case in _cases()])),
+    _example_link.PRESENT,
+)
 
 data, opts = _session.dataset(), _state.options()
 st.session_state.setdefault("blind_hyp", "The building is strong and the foundation is solid.")
 st.session_state.setdefault("blind_refs", "The foundation is solid and the building is firm.")
-st.title("Blind spots")
-st.caption("BLEU counts the n-grams a hypothesis shares with its references. It cannot tell "
-           "a negation or a wrong number from a harmless change, punishes a correct paraphrase, "
-           "and sees word order only inside 4-grams. Each case below is a real WMT segment, "
-           "scored by BLEU, chrF, TER, ROUGE-L (rouge-score) and METEOR (NLTK) on the same "
-           f"pair, with the sidebar's tokenizer ({opts.tokenize}) for the word-based ones.")
+_example_link.restore(PAGE, FIELDS)
+_classroom.header(tr("Blind spots"), PAGE)
+st.caption(escape_markdown(tr(
+    "BLEU counts the n-grams a hypothesis shares with its references. It cannot tell a negation "
+    "or a wrong number from a harmless change, punishes a correct paraphrase, and sees word "
+    "order only inside 4-grams. The cases below are real WMT segments (and, for Dutch, cases "
+    "written for this app), scored by BLEU, chrF, TER, ROUGE-L (rouge-score) and METEOR (NLTK) "
+    "on the same pair, with the sidebar's tokenizer ({tokenize}) for the word-based ones and "
+    "each metric's signature.").format(tokenize=opts.tokenize)))
 synonyms = _wordnet() is not None
 if synonyms:
-    st.caption("METEOR runs all three matching stages: exact, stem, and WordNet 3.0 synonyms.")
+    st.caption(tr("METEOR runs all three matching stages: exact, stem, and WordNet 3.0 "
+                  "synonyms (English)."))
 else:
-    st.warning(f"WordNet's database is not installed ({DEBIAN_WORDNET} is missing: Debian's "
-               "`wordnet-base` package provides it). METEOR runs its exact and stem stages "
-               "only, so synonyms are not matched.", icon=":material/warning:")
+    st.warning(tr(  # no user text: the path is the app's own
+        "WordNet's database is not installed ({path} is missing: Debian's `wordnet-base` "
+        "package provides it). METEOR runs its exact and stem stages only, so synonyms are not "
+        "matched.").format(path=DEBIAN_WORDNET), icon=":material/warning:")
 
-st.header("Ready-made cases")
+st.header(tr("Ready-made cases"))
 cases = {case.key: case for case in _cases()}
-chosen = st.selectbox("Case", list(cases), format_func=lambda key: cases[key].title,
+chosen = st.selectbox(tr("Case"), list(cases), format_func=lambda key: cases[key].title,
                       key="blind_case")
 show_case(cases[chosen], opts, synonyms)
 
-st.header("Your own pair")
+st.header(tr("Your own pair"))
 own_pair(opts, synonyms)
 
-st.header("On the loaded corpus: where BLEU and another score disagree")
+st.header(tr("On the loaded corpus: where BLEU and another score disagree"))
 corpus_disagreements(data, opts, synonyms)
 
-st.header("Reading a corpus score")
+st.header(tr("Reading a corpus score"))
 guide(data, opts)
+_example_link.share_box(FIELDS)
+_example_link.save(FIELDS)

@@ -1,10 +1,11 @@
 """Brevity penalty explorer: your own sentence, the BP curve (zoomed where the systems are),
-what-ifs on length. Each part is a fragment: a slider step reruns its part only, on cached
-statistics."""
+what-ifs on length; exercises on c, r and BP. Each part is a fragment: a slider step reruns its
+part only, on cached statistics. The own sentence and the view live in the page's link."""
 
 import pandas as pd
 import streamlit as st
 
+from bleu.analysis import glossary
 from bleu.analysis.brevity import (
     SWEEP,
     length_buckets,
@@ -14,24 +15,57 @@ from bleu.analysis.brevity import (
     zoom_window,
 )
 from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import COUNT, FACTOR, SCORE, SMALL_DELTA, Column, metric_delta
+from bleu.analysis.formatting import (
+    COUNT,
+    FACTOR,
+    RATIO,
+    SCORE,
+    SMALL_DELTA,
+    Column,
+    metric_delta,
+)
 from bleu.analysis.teaching import fmt_factor, fmt_score
 from bleu.charts import teaching as charts
 from bleu.errors import InputError
+from bleu.i18n import tr
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu.score import BLEUOptions
-from bleu_app.views import _cache, _charts, _metrics, _session, _state, _tables
+from bleu_app.views import (
+    _cache,
+    _charts,
+    _classroom,
+    _example_link,
+    _exercise_ui,
+    _metrics,
+    _session,
+    _state,
+    _tables,
+)
+from bleu_app.views._example_link import Field
 
-OWN_CANDIDATE, OWN_REFERENCES = "bp_candidate", "bp_references"
+PAGE = "brevity_penalty"
+OWN_CANDIDATE, OWN_REFERENCES, VIEW = "bp_candidate", "bp_references", "bp_view"
+VIEWS = ("explore", "exercises")
+#: the ready exercises about lengths, and what this page asks of them
+EXERCISES, ASKED = ("brevity", "references", "corpus"), ("c", "r", "bp")
 st.session_state.setdefault(OWN_CANDIDATE, "the cat sat")
 st.session_state.setdefault(OWN_REFERENCES, "the cat sat on the mat")
+FIELDS = (
+    Field("bp_cand", OWN_CANDIDATE, _example_link.text_value, text=True),
+    Field("bp_refs", OWN_REFERENCES, _example_link.text_value, text=True),
+    Field("bp_view", VIEW, _example_link.choice(VIEWS)),
+    Field("bp_task", "bp_ex_choice", _example_link.choice([*EXERCISES, _exercise_ui.OWN])),
+    _example_link.PRESENT,
+)
 
 
-#: BP and c/r with the 4 decimals of the page's metrics; scores and counts by the app's rule
-POSITION_COLUMNS = {"c": Column(COUNT, help="Hypothesis tokens of the whole corpus"),
-                    "r": Column(COUNT, help="Closest reference lengths, summed"),
-                    "c/r": Column(FACTOR), "BP": Column(FACTOR), "BLEU": Column(SCORE)}
+def position_columns() -> dict[str, Column]:
+    """BP and c/r with the 4 decimals of the page's metrics; scores and counts by the app's
+    rule."""
+    return {"c": Column(COUNT, help=tr("Hypothesis tokens of the whole corpus")),
+            "r": Column(COUNT, help=tr("Closest reference lengths, summed")),
+            "c/r": Column(FACTOR), "BP": Column(FACTOR), "BLEU": Column(SCORE)}
 
 
 @st.cache_data(max_entries=32, show_spinner="Resizing every hypothesis…",
@@ -65,12 +99,13 @@ def _buckets(data: Dataset, opts: BLEUOptions):
 def curve(data: Dataset, opts: BLEUOptions) -> None:
     """Your own sentence in a box, and the BP curve with it and every system on it."""
     with st.container(border=True):
-        st.markdown("**Your own sentence**: its c, r and BP, marked ◆ on the curve below")
+        st.markdown(tr("**Your own sentence**: its c, r and BP, marked ◆ on the curve below"))
         left, right = st.columns(2)
-        candidate = left.text_area("Candidate", key=OWN_CANDIDATE, height=80)
+        candidate = left.text_area(tr("Candidate"), key=OWN_CANDIDATE, height=80,
+                                   help=glossary.tip("candidate"))
         references = [line for line in right.text_area(
-            "References, one per line", key=OWN_REFERENCES, height=80).splitlines()
-            if line.strip()]
+            tr("References, one per line"), key=OWN_REFERENCES, height=80,
+            help=glossary.tip("reference")).splitlines() if line.strip()]
         try:
             own = sentence_brevity(candidate, references, tokenize=opts.tokenize,
                                    lowercase=opts.lowercase)
@@ -79,10 +114,10 @@ def curve(data: Dataset, opts: BLEUOptions) -> None:
             own = None
         if own is not None:
             m1, m2, m3, m4 = st.columns(4)
-            m1.metric("Your c (candidate tokens)", own.c)
-            m2.metric("Your r (closest reference)", own.r)
-            m3.metric("Your c/r", f"{own.c / own.r:.4f}" if own.r else "—")
-            m4.metric("Your BP", fmt_factor(own.bp))
+            m1.metric(tr("Your c (candidate tokens)"), own.c, help=glossary.tip("lengths"))
+            m2.metric(tr("Your r (closest reference)"), own.r, help=glossary.tip("lengths"))
+            m3.metric(tr("Your c/r"), FACTOR.text(own.c / own.r) if own.r else "—")
+            m4.metric(tr("Your BP"), fmt_factor(own.bp), help=glossary.tip("bp"))
             st.caption(escape_markdown(own.reason))
 
     positions = positions_from_stats(_metrics.bleu_stats(data), opts)
@@ -93,20 +128,22 @@ def curve(data: Dataset, opts: BLEUOptions) -> None:
                         width="stretch", key="bp_zoom_chart")
     _tables.show(pd.DataFrame([{
         "system": p.system, "c": p.sys_len, "r": p.ref_len, "c/r": p.ratio, "BP": p.bp,
-        "BLEU": p.score} for p in positions]), POSITION_COLUMNS, key="bp_positions")
+        "BLEU": p.score} for p in positions]), position_columns(), key="bp_positions")
+    _example_link.save(FIELDS)  # a fragment's rerun ends here: the link follows the sentence
 
 
 @st.fragment
 def whatif(data: Dataset, opts: BLEUOptions) -> None:
     """One system's corpus BLEU with every hypothesis resized; the slider's point marked."""
-    st.header("What if every hypothesis were shorter or longer?")
-    st.caption("Dropping (or repeating) the final tokens of every hypothesis, on tokens after "
-               "tokenization; the resized text is scored with tokenize=none, so the statistics "
-               "are exact. The whole sweep is computed once per system and cached: moving the "
-               "slider only picks a point.")
+    st.header(tr("What if every hypothesis were shorter or longer?"))
+    st.caption(tr("Dropping (or repeating) the final tokens of every hypothesis, on tokens after "
+                  "tokenization; the resized text is scored with tokenize=none, so the "
+                  "statistics are exact. The whole sweep is computed once per system and "
+                  "cached: moving the slider only picks a point."))
     w1, w2 = st.columns(2)
-    system = w1.selectbox("System", list(data.systems), format_func=show_controls, key="bp_system")
-    percent = w2.slider("Resize every hypothesis by (%)", min(SWEEP), max(SWEEP), 0, step=5,
+    system = w1.selectbox(tr("System"), list(data.systems), format_func=show_controls,
+                          key="bp_system")
+    percent = w2.slider(tr("Resize every hypothesis by (%)"), min(SWEEP), max(SWEEP), 0, step=5,
                         key="bp_percent")
     found = _whatif(data.systems[system], data.references, opts)
     point = next(p for p in found.points if p.percent == percent)
@@ -114,38 +151,59 @@ def whatif(data: Dataset, opts: BLEUOptions) -> None:
     m1, m2, m3 = st.columns(3)
     m1.metric("BLEU", fmt_score(point.score), **metric_delta(point.score - base.score))
     m2.metric("BP", fmt_factor(point.bp), **metric_delta(point.bp - base.bp, SMALL_DELTA))
-    m3.metric("c/r", f"{point.ratio:.4f}")
+    m3.metric("c/r", FACTOR.text(point.ratio))
     rows = [{"": label, **{f"p_{n} (%)": p for n, p in enumerate(found_at.precisions, start=1)}}
-            for label, found_at in (("now", point), ("at 0 %", base))]
+            for label, found_at in ((tr("now"), point), (tr("at 0 %"), base))]
     _tables.show(pd.DataFrame(rows), {name: Column(SCORE) for name in rows[0] if name},
                  key="bp_precisions")
     best = found.best
     if best.percent < 0:
-        st.info(f"Shortening pays until {best.percent:+.0f}% (c/r = {best.ratio:.3f}, BLEU "
-                f"{best.score:.2f} against {base.score:.2f}); beyond that, BP costs more than "
-                "the precisions gain.")
+        st.info(escape_markdown(tr(
+            "Shortening pays until {percent}% (c/r = {ratio}, BLEU {best} against {base}); "
+            "beyond that, BP costs more than the precisions gain.").format(
+            percent=f"{best.percent:+.0f}", ratio=RATIO.text(best.ratio),
+            best=SCORE.text(best.score), base=SCORE.text(base.score))))
     else:
-        st.info(f"Shortening does not pay for this system: the best BLEU in the sweep is at "
-                f"{best.percent:+.0f}% (c/r = {best.ratio:.3f}, BLEU {best.score:.2f}).")
+        st.info(escape_markdown(tr(
+            "Shortening does not pay for this system: the best BLEU in the sweep is at "
+            "{percent}% (c/r = {ratio}, BLEU {best}).").format(
+            percent=f"{best.percent:+.0f}", ratio=RATIO.text(best.ratio),
+            best=SCORE.text(best.score))))
     bleu_spec, precisions_spec = _whatif_specs(data.systems[system], data.references, opts)
     st.vega_lite_chart(charts.mark_resize(bleu_spec, found, percent), key="bp_whatif_chart")
     st.vega_lite_chart(charts.mark_resize(precisions_spec, found, percent),
                        key="bp_whatif_precisions")
 
 
-data, opts = _session.dataset(), _state.options()
-st.title("Brevity penalty")
-st.caption("BLEU's precisions reward short output; the brevity penalty BP = e^(1 − r/c) for "
-           "c < r takes that back. c: the hypothesis tokens, r: the closest reference lengths "
-           f"(tokenizer {opts.tokenize}, from the sidebar).")
-curve(data, opts)
-whatif(data, opts)
+def explore(data: Dataset, opts: BLEUOptions) -> None:
+    """The own sentence and the curve, the what-ifs, the lengths by sentence length."""
+    st.caption(escape_markdown(tr(
+        "BLEU's precisions reward short output; the brevity penalty BP = e^(1 − r/c) for c < r "
+        "takes that back. c: the hypothesis tokens, r: the closest reference lengths "
+        "(tokenizer {tokenize}, from the sidebar).").format(tokenize=opts.tokenize)))
+    curve(data, opts)
+    whatif(data, opts)
+    st.header(tr("Length ratio by sentence length"))
+    st.caption(tr("Segments grouped by the token length of their first reference; the ratio "
+                  "is Σc/Σr over the group."))
+    buckets = _buckets(data, opts)
+    _charts.show(st, charts.buckets_chart(buckets), key="bp_buckets_chart")
+    _tables.show(buckets, {"segments": Column(COUNT), "sys_len": Column(COUNT),
+                           "ref_len": Column(COUNT), "ratio": Column(FACTOR),
+                           "bp": Column(FACTOR)}, key="bp_buckets")
 
-st.header("Length ratio by sentence length")
-st.caption("Segments grouped by the token length of their first reference; the ratio is Σc/Σr "
-           "over the group.")
-buckets = _buckets(data, opts)
-_charts.show(st, charts.buckets_chart(buckets), key="bp_buckets_chart")
-_tables.show(buckets, {"segments": Column(COUNT), "sys_len": Column(COUNT),
-                       "ref_len": Column(COUNT), "ratio": Column(FACTOR), "bp": Column(FACTOR)},
-             key="bp_buckets")
+
+_example_link.restore(PAGE, FIELDS)
+for key in (OWN_CANDIDATE, OWN_REFERENCES):  # kept while the exercises view does not draw them
+    st.session_state[key] = st.session_state[key]
+data, opts = _session.dataset(), _state.options()
+_classroom.header(tr("Brevity penalty"), PAGE)
+view_names = {"explore": tr("Explore"), "exercises": tr("Exercises")}
+view = st.radio(tr("View"), VIEWS, format_func=view_names.get, horizontal=True, key=VIEW,
+                label_visibility="collapsed")
+if view == "exercises":
+    _exercise_ui.show("bp_ex", keys=EXERCISES, focus=ASKED)
+else:
+    explore(data, opts)
+_example_link.share_box(FIELDS)
+_example_link.save(FIELDS)

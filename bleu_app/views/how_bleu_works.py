@@ -1,27 +1,35 @@
-"""How BLEU works: one candidate and its references, every step with its numbers.
+"""How BLEU works: one candidate and its references, every step with its numbers; the steps one
+at a time (with predictions); exercises that check the student's numbers.
 
 Tokenizer and case follow the sidebar (they apply to every page); N, smoothing and effective
-order are this page's own sentence-BLEU settings, labelled so, starting at sacrebleu's
-``sentence_bleu`` defaults, with a button that copies the sidebar's.
+order are this page's own sentence-BLEU settings, starting at the article's formula, with
+presets for it and for sacrebleu's sentence-BLEU defaults and a button that copies the
+sidebar's. The page's example and view live in its link (views/_example_link.py).
 """
 
 import streamlit as st
 
+from bleu.analysis import glossary
 from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.formatting import metric_delta
+from bleu.analysis.handout import handout_html
 from bleu.analysis.teaching import (
+    ARTICLE_FORMULA,
     CLASSIC_CANDIDATE,
     CLASSIC_REFERENCES,
-    NGRAM_HELP,
-    SENTENCE_DEFAULTS,
+    NOTHING,
     SMOOTH_METHODS,
     fmt_factor,
     fmt_log,
     fmt_score,
+    fmt_unit,
     ngram_frame,
+    ngram_help,
     notes,
     order_sweep,
     orders_frame,
+    preset_of,
+    presets,
     smoothing_comparison,
     smoothing_frame,
     tab_label,
@@ -30,18 +38,64 @@ from bleu.analysis.teaching import (
 )
 from bleu.charts import teaching as charts
 from bleu.errors import InputError
+from bleu.i18n import tr
 from bleu.metrics.bleu.score import SMOOTH_DEFAULTS, BLEUOptions
-from bleu_app.views import _charts, _session, _state, _tables
+from bleu_app.views import (
+    _charts,
+    _classroom,
+    _example_link,
+    _exercise_ui,
+    _session,
+    _state,
+    _steps_ui,
+    _tables,
+)
+from bleu_app.views._example_link import Field
 
+PAGE = "how_bleu_works"
 ORDER, SMOOTH, EFFECTIVE = "teach_order", "teach_smooth", "teach_effective"
+CANDIDATE, REFERENCES, VIEW, CUSTOM = ("teach_candidate", "teach_references", "teach_view",
+                                       "teach_custom_weights")
+VIEWS = ("explain", "steps", "exercises")
+LOW, HIGH = _state.MAX_NGRAM_ORDER_BOUNDS
 
 state = st.session_state
-state.setdefault("teach_candidate", CLASSIC_CANDIDATE)
-state.setdefault("teach_references", "\n".join(CLASSIC_REFERENCES))
+state.setdefault(CANDIDATE, CLASSIC_CANDIDATE)
+state.setdefault(REFERENCES, "\n".join(CLASSIC_REFERENCES))
 
 
 def _value_key(method: str) -> str:
     return f"teach_smooth_value_{method}"
+
+
+def _value_bounds(text: str) -> float | None:
+    method = state.get(SMOOTH, "none")
+    return _example_link.number(0.0, _state.SMOOTH_VALUE_MAX.get(method, 0.0))(text)
+
+
+FIELDS = (
+    Field("ex_cand", CANDIDATE, _example_link.text_value, text=True),
+    Field("ex_refs", REFERENCES, _example_link.text_value, text=True),
+    Field("ex_n", ORDER, _example_link.integer(LOW, HIGH)),
+    Field("ex_smooth", SMOOTH, _example_link.choice(SMOOTH_METHODS)),
+    Field("ex_value", lambda: _value_key(state.get(SMOOTH, "none")), _value_bounds,
+          lambda v: f"{float(v):g}"),
+    Field("ex_eff", EFFECTIVE, _example_link.boolean, _example_link.write_boolean),
+    Field("ex_cw", CUSTOM, _example_link.boolean, _example_link.write_boolean),
+    *(Field(f"ex_w{n}", f"teach_w_{n}", _example_link.number(0.0, 10.0),
+            lambda v: f"{float(v):g}") for n in range(1, HIGH + 1)),
+    Field("ex_view", VIEW, _example_link.choice(VIEWS)),
+    Field("ex_step", _steps_ui.STEP, _example_link.integer(0, 4 * HIGH)),
+    Field("ex_predict", _steps_ui.PREDICT, _example_link.boolean,
+          _example_link.write_boolean),
+    Field("ex_task", "teach_ex_choice",
+          _example_link.choice([*(e.key for e in _exercise_ui.ready()), _exercise_ui.OWN])),
+    _example_link.PRESENT,
+)
+#: widget values that must outlive a view that does not draw their widget
+KEPT = (ORDER, SMOOTH, EFFECTIVE, CUSTOM, CANDIDATE, REFERENCES, _steps_ui.PREDICT,
+        *(f"teach_w_{n}" for n in range(1, HIGH + 1)),
+        *(_value_key(m) for m in SMOOTH_METHODS))
 
 
 def _set_settings(options: BLEUOptions) -> None:
@@ -49,6 +103,7 @@ def _set_settings(options: BLEUOptions) -> None:
     state[ORDER] = options.max_ngram_order
     state[SMOOTH] = options.smooth_method
     state[EFFECTIVE] = options.effective_order
+    state[CUSTOM] = False
     if SMOOTH_DEFAULTS[options.smooth_method] is not None:
         state[_value_key(options.smooth_method)] = float(options.resolved_smooth_value or 0)
 
@@ -57,129 +112,232 @@ def _pick_segment() -> None:
     """Copy the chosen segment of the loaded data into the text areas."""
     data = _session.dataset()
     index = int(state["teach_segment"]) - 1
-    state["teach_candidate"] = data.systems[state["teach_system"]].segments[index]
-    state["teach_references"] = "\n".join(
+    state[CANDIDATE] = data.systems[state["teach_system"]].segments[index]
+    state[REFERENCES] = "\n".join(
         ref.segments[index] for ref in data.references if ref.segments[index] is not None)
 
 
 def _classic() -> None:
-    state["teach_candidate"] = CLASSIC_CANDIDATE
-    state["teach_references"] = "\n".join(CLASSIC_REFERENCES)
+    state[CANDIDATE] = CLASSIC_CANDIDATE
+    state[REFERENCES] = "\n".join(CLASSIC_REFERENCES)
 
 
-opts = _state.options()
-case = "lowercased" if opts.lowercase else "case-sensitive"
-st.title("How BLEU works")
-st.caption("Type a candidate and its references (one per line), or pick a segment of the loaded "
-           f"data. Tokenizer and case come from the sidebar: {opts.tokenize}, {case}.")
-data = _session.dataset()
-with st.expander("Pick a segment of the loaded data", expanded=False):
-    p1, p2 = st.columns(2)
-    p1.selectbox("System", list(data.systems), format_func=show_controls, key="teach_system")
-    p2.number_input("Segment", min_value=1, max_value=data.n_segments, step=1, key="teach_segment")
-    b1, b2 = st.columns(2)
-    b1.button("Use this segment", key="teach_pick", on_click=_pick_segment)
-    b2.button("Back to the clipping example", key="teach_classic", on_click=_classic)
+def pick_segment() -> None:
+    """The loaded data's segments, one of which can replace the typed example."""
+    data = _session.dataset()
+    with st.expander(tr("Pick a segment of the loaded data"), expanded=False):
+        p1, p2 = st.columns(2)
+        p1.selectbox(tr("System"), list(data.systems), format_func=show_controls,
+                     key="teach_system")
+        p2.number_input(tr("Segment"), min_value=1, max_value=data.n_segments, step=1,
+                        key="teach_segment")
+        b1, b2 = st.columns(2)
+        b1.button(tr("Use this segment"), key="teach_pick", on_click=_pick_segment)
+        b2.button(tr("Back to the clipping example"), key="teach_classic", on_click=_classic)
 
-left, right = st.columns(2)
-candidate = left.text_area("Candidate", key="teach_candidate", height=100)
-references = [line for line in right.text_area("References, one per line",
-                                                key="teach_references", height=100).splitlines()
-              if line.strip()]
 
-if ORDER not in state:
-    _set_settings(SENTENCE_DEFAULTS)
-with st.container(border=True):
-    st.markdown("**This page's sentence-BLEU settings** (they apply here only)")
-    sidebar_effective = "on" if opts.effective_order else "off"
-    st.caption(f"They start at sacrebleu's sentence-BLEU defaults (N = 4, exp smoothing, "
-               f"effective order on). The sidebar's corpus options are N = "
-               f"{opts.max_ngram_order}, {opts.smooth_label()} smoothing, effective order "
-               f"{sidebar_effective}.")
-    c1, c2, c3, c4, c5 = st.columns([1, 1, 1, 1, 1.3])
-    low, high = _state.MAX_NGRAM_ORDER_BOUNDS
-    order = int(c1.number_input("N (max n-gram order)", low, high, step=1, key=ORDER))
-    method = c2.selectbox("Smoothing", SMOOTH_METHODS, key=SMOOTH)
-    value = None
-    if SMOOTH_DEFAULTS[method] is not None:
-        state.setdefault(_value_key(method), float(SMOOTH_DEFAULTS[method]))
-        value = c3.number_input("Smoothing value", 0.0, _state.SMOOTH_VALUE_MAX[method],
-                                step=0.1, key=_value_key(method))
-    effective = c4.checkbox("Effective order", key=EFFECTIVE)
-    custom = c4.checkbox("Custom weights w_n", value=False, key="teach_custom_weights")
-    c5.button("Use the sidebar's options", key="teach_use_sidebar", on_click=_set_settings,
-              args=(opts,), help="Copy the sidebar's N, smoothing and effective order here.")
-    c5.button("Sentence-BLEU defaults", key="teach_use_defaults", on_click=_set_settings,
-              args=(SENTENCE_DEFAULTS,))
-    weights = None
+def settings(opts: BLEUOptions) -> tuple[int, str, float | None, bool, list[float] | None]:
+    """This page's sentence-BLEU settings (hidden in presentation mode, which names them)."""
+    low, high = LOW, HIGH
+    with _classroom.options_box("teach_settings", border=True):
+        st.markdown(tr("**This page's sentence-BLEU settings** (they apply here only)"))
+        c1, c2, c3, c4, c5 = st.columns([1, 1, 1, 1, 1.3])
+        order = int(c1.number_input(tr("N (max n-gram order)"), low, high, step=1, key=ORDER,
+                                    help=glossary.tip("precision")))
+        method = c2.selectbox(tr("Smoothing"), SMOOTH_METHODS, key=SMOOTH,
+                              help=glossary.tip("smoothing"))
+        value = None
+        if SMOOTH_DEFAULTS[method] is not None:
+            state.setdefault(_value_key(method), float(SMOOTH_DEFAULTS[method]))
+            value = c3.number_input(tr("Smoothing value"), 0.0,
+                                    _state.SMOOTH_VALUE_MAX[method], step=0.1,
+                                    key=_value_key(method))
+        effective = c4.checkbox(tr("Effective order"), key=EFFECTIVE,
+                                help=glossary.tip("effective"))
+        custom = c4.checkbox(tr("Custom weights w_n"), key=CUSTOM)
+        for preset in presets():
+            c5.button(preset.name, key=f"teach_use_{preset.key}", on_click=_set_settings,
+                      args=(preset.options,), help=preset.description)
+        c5.button(tr("Use the sidebar's options"), key="teach_use_sidebar",
+                  on_click=_set_settings, args=(opts,),
+                  help=tr("Copy the sidebar's N, smoothing and effective order here."))
+        weights = None
+        if custom:
+            columns = st.columns(order)
+            weights = [columns[n].number_input(f"w_{n + 1}", 0.0, 10.0, 1.0, 0.05,
+                                               key=f"teach_w_{n + 1}") for n in range(order)]
+    chosen = BLEUOptions(smooth_method=method, smooth_value=value, max_ngram_order=order,
+                         effective_order=effective)
+    preset = preset_of(chosen, weights)
+    sidebar = tr("on") if opts.effective_order else tr("off")
+    if preset is None:
+        said = tr("Custom settings: N = {order}, {method} smoothing, effective order {eff}: "
+                  "neither the article's formula nor sacrebleu's sentence-BLEU defaults.").format(
+            order=order, method=method, eff=tr("on") if effective else tr("off"))
+    else:
+        said = tr("Preset: {name}. {description}").format(name=preset.name,
+                                                          description=preset.description)
+    if _classroom.presenting():  # the preset's name only; the rest is in its help
+        short = (tr("Preset: {name}.").format(name=preset.name) if preset is not None
+                 else tr("Custom settings."))
+        st.caption(escape_markdown(short), help=said)
+        return order, method, value, effective, weights
+    st.caption(escape_markdown(said) + " " + escape_markdown(tr(
+        "(The sidebar's corpus options: N = {order}, {smooth} smoothing, effective order "
+        "{eff}.)").format(order=opts.max_ngram_order, smooth=opts.smooth_label(), eff=sidebar)))
+    return order, method, value, effective, weights
+
+
+def explain(walk, candidate: str, references: list[str], common: dict, custom: bool,
+            method: str, value: float | None, effective: bool, weights) -> None:
+    """Every step at once: n-gram tables, the weighted mean, BP, the score, smoothing, N."""
+    st.header(tr("1. Clipped n-gram precisions"), help=glossary.tip("ngram", "clipping"))
+    help_texts = ngram_help()
+    nothing = walk.orders[0].status == NOTHING
+    st.caption(escape_markdown(tr("The candidate has {count} tokens after tokenization.").format(
+        count=len(walk.tokens))) + " " + " ".join(
+        f"**{escape_markdown(column)}**: {escape_markdown(text)}"
+        for column, text in help_texts.items()))
+    if nothing:  # one note for all orders (an empty candidate, or no word in a reference)
+        st.info(escape_markdown(" ".join(notes(walk))), icon=":material/info:")
+    else:
+        help_config = {column: st.column_config.Column(column, help=text)
+                       for column, text in help_texts.items()}
+        tabs = st.tabs([tab_label(step) for step in walk.orders])
+        for tab, step in zip(tabs, walk.orders, strict=True):
+            with tab:
+                if not step.defined:
+                    st.info(escape_markdown(undefined_note(step)))
+                    continue
+                _tables.dataframe(ngram_frame(walk, step.order), hide_index=True,
+                                  column_config=help_config, key=f"teach_ngrams_{step.order}")
+                st.caption(escape_markdown(tr(
+                    "Credited {credited} of {total} {n}-grams: each count is clipped to the "
+                    "most any one reference has.").format(credited=step.credited,
+                                                          total=step.total, n=step.order)))
+
+    st.header(tr("2. The weighted geometric mean"), help=glossary.tip("geometric", "weights"))
+    _tables.dataframe(orders_frame(walk), hide_index=True, key="teach_orders",
+                      column_config={tr("how"): st.column_config.TextColumn(width="large")})
+    if not nothing:
+        for note in notes(walk):
+            st.info(escape_markdown(note), icon=":material/info:")
+    _charts.show(st, charts.precisions_chart(walk), key="teach_precisions_chart")
+    _charts.show(st, charts.log_terms_chart(walk), key="teach_log_chart")
+    log_sum = r"-\infty" if walk.log_sum == float("-inf") else fmt_log(walk.log_sum)
+    st.latex(rf"\sum_n w_n \log p_n = {log_sum}, \quad \exp(\cdot) = "
+             rf"{fmt_factor(walk.geometric_mean)}")
+
+    st.header(tr("3. Brevity penalty"), help=glossary.tip("bp", "lengths"))
+    m1, m2, m3 = st.columns(3)
+    m1.metric(tr("c (candidate length)"), walk.brevity.c)
+    m2.metric(tr("r (reference length)"), walk.brevity.r)
+    m3.metric("BP", fmt_factor(walk.brevity.bp), help=glossary.tip("bp"))
+    st.write(escape_markdown(walk.brevity.reason))
+
+    st.header(tr("4. The score"), help=glossary.tip("scale"))
+    st.latex(walk.latex)
+    s1, s2 = st.columns(2)
+    s1.metric("BLEU", fmt_score(walk.score),
+              help=tr("× 100, as sacrebleu and most papers print it."))
+    s2.metric(tr("BLEU on the article's 0–1 scale"), fmt_unit(walk.score),
+              help=glossary.tip("scale"))
+    if walk.collapse and not nothing:
+        st.warning(escape_markdown(walk.collapse))
+
+    st.header(tr("Smoothing and effective order, side by side"),
+              help=glossary.tip("smoothing", "effective"))
+    st.caption(tr("The same sentence under every smoothing with sacrebleu's default values "
+                  "(floor 0.1, add-k 1), effective order off and on; p_n as the score "
+                  "uses them."))
+    rows = smoothing_comparison(candidate, references, weights=weights, **common)
+    _tables.dataframe(smoothing_frame(rows), hide_index=True, key="teach_smoothing")
+    _charts.show(st, charts.smoothing_chart(rows), key="teach_smoothing_chart")
+
+    st.header(tr("Weights and N"))
+    sweep = order_sweep(candidate, references, max_order=max(common["max_ngram_order"], 4),
+                        smooth_method=method, smooth_value=value, effective_order=effective,
+                        tokenize=common["tokenize"], lowercase=common["lowercase"])
+    _charts.show(st, charts.order_sweep_chart(sweep), key="teach_sweep_chart")
     if custom:
-        columns = st.columns(order)
-        weights = [columns[n].number_input(f"w_{n + 1}", 0.0, 10.0, 1.0, 0.05,
-                                           key=f"teach_w_{n + 1}") for n in range(order)]
+        uniform = walkthrough(candidate, references, smooth_method=method,
+                              smooth_value=value, effective_order=effective, **common)
+        st.metric(tr("BLEU with your weights"), fmt_score(walk.score),
+                  **metric_delta(walk.score - uniform.score, suffix=tr(
+                      " against uniform weights ({score})").format(
+                      score=fmt_score(uniform.score))))
 
-common = {"tokenize": opts.tokenize, "lowercase": opts.lowercase, "max_ngram_order": order}
-try:
-    walk = walkthrough(candidate, references, smooth_method=method, smooth_value=value,
-                       effective_order=effective, weights=weights, **common)
-except InputError as error:
-    st.error(escape_markdown(str(error)))
-    st.stop()
 
-st.header("1. Clipped n-gram precisions")
-st.caption(f"The candidate has {len(walk.tokens)} tokens after tokenization. "
-           + " ".join(f"**{column}**: {text}" for column, text in NGRAM_HELP.items()))
-help_config = {column: st.column_config.Column(column, help=text)
-               for column, text in NGRAM_HELP.items()}
-tabs = st.tabs([tab_label(step) for step in walk.orders])
-for tab, step in zip(tabs, walk.orders, strict=True):
-    with tab:
-        if not step.defined:
-            st.info(undefined_note(step))
-            continue
-        _tables.dataframe(ngram_frame(walk, step.order), hide_index=True, column_config=help_config,
-                     key=f"teach_ngrams_{step.order}")
-        st.caption(f"Credited {step.credited} of {step.total} {step.order}-grams: each count is "
-                   "clipped to the most any one reference has.")
+def downloads(walk, candidate: str, references: list[str]) -> None:
+    """The worked example as a printable handout, and as a blank worksheet."""
+    left, right = st.columns(2)
+    left.download_button(tr("Handout of this example (HTML, prints cleanly)"),
+                         handout_html(walk, candidate, references), file_name="bleu_handout.html",
+                         mime="text/html", key="teach_handout", icon=":material/print:")
+    right.download_button(tr("Blank worksheet for students (HTML)"),
+                          handout_html(walk, candidate, references, worksheet=True),
+                          file_name="bleu_worksheet.html", mime="text/html",
+                          key="teach_worksheet", icon=":material/edit_note:")
 
-st.header("2. The weighted geometric mean")
-_tables.dataframe(orders_frame(walk), hide_index=True, key="teach_orders",
-             column_config={"how": st.column_config.TextColumn(width="large")})
-for note in notes(walk):
-    st.info(note, icon=":material/info:")
-_charts.show(st, charts.precisions_chart(walk), key="teach_precisions_chart")
-_charts.show(st, charts.log_terms_chart(walk), key="teach_log_chart")
-log_sum = r"-\infty" if walk.log_sum == float("-inf") else fmt_log(walk.log_sum)
-st.latex(rf"\sum_n w_n \log p_n = {log_sum}, \quad \exp(\cdot) = "
-         rf"{fmt_factor(walk.geometric_mean)}")
 
-st.header("3. Brevity penalty")
-m1, m2, m3 = st.columns(3)
-m1.metric("c (candidate length)", walk.brevity.c)
-m2.metric("r (reference length)", walk.brevity.r)
-m3.metric("BP", fmt_factor(walk.brevity.bp))
-st.write(escape_markdown(walk.brevity.reason))
-
-st.header("4. The score")
-st.latex(walk.latex)
-st.metric("BLEU", fmt_score(walk.score))
-if walk.collapse:
-    st.warning(escape_markdown(walk.collapse))
-
-st.header("Smoothing and effective order, side by side")
-st.caption("The same sentence under every smoothing with sacrebleu's default values (floor "
-           "0.1, add-k 1), effective order off and on; p_n as the score uses them.")
-rows = smoothing_comparison(candidate, references, weights=weights, **common)
-_tables.dataframe(smoothing_frame(rows), hide_index=True, key="teach_smoothing")
-_charts.show(st, charts.smoothing_chart(rows), key="teach_smoothing_chart")
-
-st.header("Weights and N")
-sweep = order_sweep(candidate, references, max_order=max(order, 4), smooth_method=method,
-                    smooth_value=value, effective_order=effective, tokenize=opts.tokenize,
-                    lowercase=opts.lowercase)
-_charts.show(st, charts.order_sweep_chart(sweep), key="teach_sweep_chart")
-if custom:
-    uniform = walkthrough(candidate, references, smooth_method=method, smooth_value=value,
-                          effective_order=effective, **common)
-    st.metric("BLEU with your weights", fmt_score(walk.score),
-              **metric_delta(walk.score - uniform.score,
-                             suffix=f" against uniform weights ({fmt_score(uniform.score)})"))
+if ORDER not in state:  # first visit: the article's formula (a link may then say otherwise)
+    _set_settings(ARTICLE_FORMULA)
+_example_link.restore(PAGE, FIELDS)
+for key in KEPT:  # a value whose widget this run does not draw would otherwise be dropped
+    if key in state:
+        state[key] = state[key]
+opts = _state.options()
+_classroom.header(tr("How BLEU works"), PAGE)
+view_names = {"explain": tr("All steps at once"), "steps": tr("Step by step"),
+              "exercises": tr("Exercises")}
+view = st.radio(tr("View"), VIEWS, format_func=view_names.get, horizontal=True, key=VIEW,
+                label_visibility="collapsed")
+if view == "exercises":
+    _exercise_ui.show("teach_ex")
+else:
+    presenting = _classroom.presenting()
+    # on a projector the example is two lines at the top and its boxes and settings go below
+    # the steps (containers keep this order whatever is drawn into them first)
+    top, middle = st.container(), st.container()
+    bottom = st.container() if presenting else top
+    if presenting:
+        shown = [f"**{escape_markdown(tr('Candidate'))}**: {escape_markdown(state[CANDIDATE])}"]
+        shown += [f"**{escape_markdown(tr('Reference {k}').format(k=k))}**: "
+                  f"{escape_markdown(line)}" for k, line in enumerate(
+                      (x for x in state[REFERENCES].splitlines() if x.strip()), start=1)]
+        top.markdown("  \n".join(shown))
+    with bottom:
+        case = tr("lowercased") if opts.lowercase else tr("case-sensitive")
+        with _classroom.options_box("teach_pick_box"):
+            st.caption(escape_markdown(tr(
+                "Type a candidate and its references (one per line), or pick a segment of the "
+                "loaded data. Tokenizer and case come from the sidebar: {tokenize}, "
+                "{case}.").format(tokenize=opts.tokenize, case=case)))
+            pick_segment()
+        inputs = st.expander(tr("Edit the example"), icon=":material/edit:") if presenting \
+            else st.container()
+        left, right = inputs.columns(2)
+        candidate = left.text_area(tr("Candidate"), key=CANDIDATE, height=100,
+                                   help=glossary.tip("candidate"))
+        references = [line for line in right.text_area(
+            tr("References, one per line"), key=REFERENCES, height=100,
+            help=glossary.tip("reference")).splitlines() if line.strip()]
+        order, method, value, effective, weights = settings(opts)
+    common = {"tokenize": opts.tokenize, "lowercase": opts.lowercase, "max_ngram_order": order}
+    with middle:
+        try:
+            walk = walkthrough(candidate, references, smooth_method=method, smooth_value=value,
+                               effective_order=effective, weights=weights, **common)
+        except InputError as error:
+            st.error(escape_markdown(str(error)))
+            _example_link.save(FIELDS)
+            st.stop()
+        if view == "steps":
+            _steps_ui.show(walk)
+        else:
+            explain(walk, candidate, references, common, bool(state.get(CUSTOM)), method,
+                    value, effective, weights)
+    with bottom:
+        downloads(walk, candidate, references)
+_example_link.share_box(FIELDS)
+_example_link.save(FIELDS)

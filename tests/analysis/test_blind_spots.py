@@ -22,10 +22,12 @@ from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from bleu.analysis.blind_spots import (
     METRIC_COLUMNS,
-    METRIC_HELP,
+    by_metric,
     case_frame,
     disagreements,
+    language_names,
     load_cases,
+    metric_help,
     score_pair,
 )
 from bleu.analysis.meteor import DEBIAN_WORDNET, NoSynonyms, meteor, wordnet
@@ -67,14 +69,14 @@ class ZhTokens:
 def library_scores(hyp: str, refs: list[str], language: str, tokenize: str,
                    synonyms) -> dict[str, float]:
     """Every metric straight from its library, as the blind-spot page should report it."""
-    asian = tokenize == "zh"
     if language == "en":
         rouge = RougeScorer(["rougeL"], use_stemmer=True).score_multi(refs, hyp)["rougeL"]
         stemmer = PorterStemmer()
     else:
         rouge = RougeScorer(["rougeL"], tokenizer=ZhTokens(tokenize)).score_multi(
             refs, hyp)["rougeL"]
-        stemmer = SnowballStemmer("german") if language == "de" else None
+        stemmer = {"de": SnowballStemmer("german"), "nl": SnowballStemmer("dutch")}.get(
+            language)
     net = synonyms if language == "en" and synonyms is not None else NoSynonyms()
     meteor_value = meteor_score(
         [tokens(r, tokenize) for r in refs], tokens(hyp, tokenize),
@@ -83,9 +85,8 @@ def library_scores(hyp: str, refs: list[str], language: str, tokenize: str,
     return {
         "BLEU": sacrebleu.sentence_bleu(hyp, refs, tokenize=tokenize).score,
         "chrF": sacrebleu.sentence_chrf(hyp, refs).score,
-        # case-sensitive as BLEU is without lowercase (the app's metrics.make_metric convention)
-        "TER": sacrebleu.metrics.TER(normalized=asian, asian_support=asian,
-                                     case_sensitive=True).sentence_score(hyp, refs).score,
+        # sacrebleu's defaults (case-insensitive), as the Metrics page computes TER
+        "TER": sacrebleu.metrics.TER().sentence_score(hyp, refs).score,
         "ROUGE-L": 100 * rouge.fmeasure,
         "METEOR": 100 * meteor_value,
     }
@@ -129,12 +130,75 @@ def test_the_cases_teach_what_they_say():
     assert scores["cjk"].chrF.iloc[0] == scores["cjk"].chrF.iloc[1]
 
 
+def test_the_dutch_cases_teach_what_they_say():
+    scores = {case.key: case_frame(case) for case in CASES if case.language == "nl"}
+    assert set(scores) == {"nl-negation", "nl-order", "nl-compound", "nl-inflection",
+                           "nl-regional"}
+    # the negation dropped beats the correct passive on every metric (TER: lower)
+    correct, flipped = scores["nl-negation"].to_dict("records")
+    assert all(flipped[m] > correct[m] for m in ("BLEU", "chrF", "ROUGE-L", "METEOR"))
+    assert flipped["TER"] < correct["TER"]
+    # verb second: the correct variant loses a third of BLEU; TER and ROUGE-L tie it with
+    # the garbled order
+    other, garbled = scores["nl-order"].to_dict("records")
+    assert other["BLEU"] < 70 and other["TER"] == garbled["TER"]
+    assert other["ROUGE-L"] == garbled["ROUGE-L"]
+    # the compound: BLEU prefers the text that lost the ward, chrF the correct one
+    written_out, lost = scores["nl-compound"].to_dict("records")
+    assert lost["BLEU"] > written_out["BLEU"] and written_out["chrF"] > lost["chrF"]
+    # the Dutch stemmer matches singular and plural: 10 tokens, one chunk, so
+    # METEOR = 1 - 0.5 (1/10)^3; without a stemmer 8 of 10 match (in 3 chunks)
+    inflected = next(c for c in CASES if c.key == "nl-inflection").candidates[0]
+    with_stem = score_pair(inflected.hypothesis, inflected.references, language="nl").meteor
+    assert with_stem == pytest.approx(100 * (1 - 0.5 / 10**3))
+    without = score_pair(inflected.hypothesis, inflected.references, language="other").meteor
+    # P = R = 8/10, F-mean = 8/10; chunks: "Tijdens de", "werd over de nieuwe", "gesproken ."
+    assert without == pytest.approx(100 * 0.8 * (1 - 0.5 * (3 / 8) ** 3))
+    assert language_names()["nl"] == "Dutch"
+
+
+def test_ter_is_sacrebleus_default_case_insensitive():
+    """Issue 24: the page computed TER case-sensitively (85.71 here); sacrebleu's default
+    and the rest of the app say 71.43."""
+    hyp, ref = "Yesterday, after the meeting, we went home.", \
+        "We went home yesterday after the meeting."
+    ours = score_pair(hyp, [ref])
+    assert ours.ter == pytest.approx(sacrebleu.metrics.TER().sentence_score(hyp, [ref]).score)
+    assert f"{ours.ter:.2f}" == "71.43"
+    assert f"{sacrebleu.metrics.TER(case_sensitive=True).sentence_score(hyp, [ref]).score:.2f}" \
+        == "85.71"
+    assert ours.chrf == pytest.approx(sacrebleu.sentence_chrf(hyp, [ref]).score)
+
+
+def test_every_metric_has_its_signature():
+    hyp, refs = "De kat zat op de mat.", ["De kat zit op de mat.", "Een kat zat op de mat."]
+    scores = score_pair(hyp, refs, language="nl", lowercase=True)
+    signatures = dict(scores.signatures)
+    assert list(signatures) == list(METRIC_COLUMNS)
+    bleu_metric = sacrebleu.metrics.BLEU(lowercase=True, effective_order=True)
+    bleu_metric.sentence_score(hyp, refs)
+    # sacrebleu's fields in sacrebleu's order; only the version differs
+    assert signatures["BLEU"].rsplit("|version:", 1)[0] == \
+        bleu_metric.get_signature().format().rsplit("|version:", 1)[0]
+    chrf_metric = sacrebleu.metrics.CHRF(lowercase=True)
+    chrf_metric.sentence_score(hyp, refs)
+    assert signatures["chrF"].rsplit("|version:", 1)[0] == \
+        chrf_metric.get_signature().format().rsplit("|version:", 1)[0]
+    ter_metric = sacrebleu.metrics.TER()
+    ter_metric.sentence_score(hyp, refs)
+    assert signatures["TER"].rsplit("|version:", 1)[0] == \
+        ter_metric.get_signature().format().rsplit("|version:", 1)[0]
+    assert "case:lc" in signatures["TER"] and "nrefs:2" in signatures["TER"]
+    assert "stem:Snowball (dutch)" in signatures["METEOR"] and "syn:none" in signatures["METEOR"]
+    assert signatures["ROUGE-L"].startswith("rouge-score ")
+
+
 @pytest.mark.parametrize("m", [3, 10])
 def test_meteor_help_says_what_an_identical_output_scores(m):
     words = " ".join(f"w{i}" for i in range(m))
     assert score_pair(words, [words]).meteor == pytest.approx(100 * (1 - 0.5 / m**3), abs=1e-9)
-    assert f"{100 * (1 - 0.5 / 10**3):.2f} for 10 words" in METRIC_HELP["METEOR"]
-    assert set(METRIC_HELP) == {*METRIC_COLUMNS, "ROUGE-L recall"}
+    assert f"{100 * (1 - 0.5 / 10**3):.2f} for 10 words" in metric_help()["METEOR"]
+    assert set(metric_help()) == {*METRIC_COLUMNS, "ROUGE-L recall"}
 
 
 def test_references_are_named_as_the_candidates_labels_say():
@@ -227,6 +291,11 @@ def test_real_lines_are_the_upstream_lines():
     mqm_files = {"wmt21_newstest2021_zh-en": "mqm_newstest2021_zhen.avg_seg_scores.tsv",
                  "wmt21_newstest2021_en-de": "mqm_newstest2021_ende.avg_seg_scores.tsv"}
     for case in raw:
+        if "written" in case:  # the Dutch cases written for the app: no upstream line
+            assert case["data"].startswith("Written for this app") and case["language"] == "nl"
+            assert all(c["origin"].startswith("written for this app: ") and c["mqm"] is None
+                       for c in case["candidates"])
+            continue
         segment = case["segment"]
         refs = [read_lines(SHARED_DATA / path)[segment - 1] for path in case["reference_files"]]
         for candidate in case["candidates"]:
@@ -245,3 +314,16 @@ def test_real_lines_are_the_upstream_lines():
                 score = next(float(s) for sys_, s, seg in rows
                              if sys_ == system and int(seg) == segment)
                 assert candidate["mqm"] == score
+
+
+def test_by_metric_turns_a_case_round():
+    negation = next(c for c in CASES if c.key == "negation")
+    frame = case_frame(negation)
+    turned = by_metric(frame).set_index("metric")
+    assert list(turned.columns) == [c.label for c in negation.candidates]
+    assert list(turned.index) == [*METRIC_COLUMNS, "ROUGE-L recall", "MQM (human)"]
+    for _, row in frame.iterrows():
+        assert turned.loc["TER", row.candidate] == row.TER
+    assert turned.loc["MQM (human)"].isna().tolist() == [False, True]  # the edit: no rating
+    written = by_metric(case_frame(next(c for c in CASES if c.key == "nl-order")))
+    assert "MQM (human)" not in set(written.metric)  # nobody rated the written cases

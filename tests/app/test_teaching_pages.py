@@ -1,4 +1,6 @@
-"""The teaching pages under AppTest: How BLEU works, Brevity penalty, Sensitivity."""
+"""The teaching pages under AppTest: How BLEU works (all steps, step by step, exercises),
+Brevity penalty, Blind spots, Background, Sensitivity; presentation mode and the teacher's
+link."""
 
 from __future__ import annotations
 
@@ -47,16 +49,33 @@ def sample_refs() -> list[list[str]]:
     return [read_lines(SAMPLE / f"generaltest2022.en-de.ref.{k}.de") for k in "AB"]
 
 
+def use_sacrebleu_defaults(at: AppTest) -> None:
+    """Click the preset of sacrebleu's sentence-BLEU defaults (exp smoothing, effective order)."""
+    at.button(key="teach_use_sacrebleu").click().run()
+    assert (at.selectbox(key="teach_smooth").value, at.checkbox(key="teach_effective").value) \
+        == ("exp", True)
+
+
 def test_how_bleu_works_classic_example_by_hand():
     at = open_page("bleu_app/views/how_bleu_works.py")
     shown = metrics(at)
     # c = 7; refs have 6 and 7 tokens, so r = 7 and BP = 1
     assert (shown["c (candidate length)"], shown["r (reference length)"], shown["BP"]) == (
         "7", "7", "1.0000")
+    # the page starts at the article's formula: p_2 = 0/6 and no smoothing, so BLEU = 0
+    assert (shown["BLEU"], shown["BLEU on the article's 0–1 scale"]) == ("0.00", "0.0000")
+    assert sacrebleu.metrics.BLEU(smooth_method="none").sentence_score(
+        CLASSIC_HYP, CLASSIC_REFS).score == 0.0
+    assert any("Preset: The article's formula" in c.value.replace("\\", "") for c in at.caption)
+    use_sacrebleu_defaults(at)
+    shown = metrics(at)
+    assert any("Preset: sacrebleu's sentence-BLEU defaults" in c.value.replace("\\", "")
+               for c in at.caption)
     # exp smoothing: p = 2/7, 1/(2*6), 1/(4*5), 1/(8*4)
     by_hand = 100 * (2 / 7 / 12 / 20 / 32) ** 0.25
     assert shown["BLEU"] == f"{by_hand:.2f}" == \
         f"{sacrebleu.sentence_bleu(CLASSIC_HYP, CLASSIC_REFS).score:.2f}"
+    assert shown["BLEU on the article's 0–1 scale"] == f"{by_hand / 100:.4f}"
     unigrams = frame(at, "n-gram")
     assert unigrams.to_dict("records") == [{"n-gram": "the", "count": 7, "max ref count": 2,
                                              "from ref": 1, "credited": 2}]
@@ -80,6 +99,7 @@ def test_smoothing_side_by_side_equals_sacrebleu():
 
 def test_typed_example_and_custom_weights_by_hand():
     at = open_page("bleu_app/views/how_bleu_works.py")
+    use_sacrebleu_defaults(at)
     at.text_area(key="teach_candidate").set_value("the cat sat on the mat")
     at.text_area(key="teach_references").set_value("the cat is on the mat")
     at.run()
@@ -106,7 +126,8 @@ def test_pick_a_segment_of_the_loaded_data():
     refs = [ref[11] for ref in sample_refs()]
     assert at.text_area(key="teach_candidate").value == hyp
     assert at.text_area(key="teach_references").value == "\n".join(refs)
-    assert metrics(at)["BLEU"] == f"{sacrebleu.sentence_bleu(hyp, refs).score:.2f}"
+    article = sacrebleu.metrics.BLEU(smooth_method="none").sentence_score(hyp, refs)
+    assert metrics(at)["BLEU"] == f"{article.score:.2f}"
 
 
 def test_user_text_is_never_rendered_as_html_or_latex():
@@ -203,12 +224,14 @@ def charts_data(at: AppTest) -> list[list]:
 
 def test_three_token_candidate_shows_p4_undefined_and_no_empty_chart():
     at = open_page("bleu_app/views/how_bleu_works.py")
+    use_sacrebleu_defaults(at)
     at.text_area(key="teach_candidate").set_value("the cat sat")
     at.text_area(key="teach_references").set_value("the cat sat on the mat")
     at.run()
     assert not at.exception
     assert [tab.label for tab in at.tabs][3] == "n = 4: p = 0/0, undefined"
-    assert any("p_4 = 0/0 is undefined; effective order drops it" in i.value for i in at.info)
+    assert any("p_4 = 0/0 is undefined; effective order drops it" in plain(i.value)
+               for i in at.info)
     p4 = frame(at, "credited/total").iloc[3]
     assert (p4["credited/total"], p4["p_n used"], p4["log p_n"], p4["w_n·log p_n"]) == (
         "0/0: undefined", "undefined: dropped", "undefined", "dropped")
@@ -228,6 +251,7 @@ def test_three_token_candidate_shows_p4_undefined_and_no_empty_chart():
 
 def test_formula_table_and_score_agree_at_the_shown_precision():
     at = open_page("bleu_app/views/how_bleu_works.py")  # the clipping example
+    use_sacrebleu_defaults(at)
     orders = frame(at, "credited/total")
     formula = next(latex.value for latex in at.latex if r"\mathrm{BLEU}" in latex.value)
     for _, row in orders.iterrows():
@@ -246,7 +270,7 @@ def test_formula_table_and_score_agree_at_the_shown_precision():
 def test_page_settings_are_its_own_with_a_button_for_the_sidebars():
     at = open_page("bleu_app/views/how_bleu_works.py")
     assert (at.number_input(key="teach_order").value, at.selectbox(key="teach_smooth").value,
-            at.checkbox(key="teach_effective").value) == (4, "exp", True)
+            at.checkbox(key="teach_effective").value) == (4, "none", False)
     at.number_input(key="max_ngram_order").set_value(3)
     at.selectbox(key="smooth_method").set_value("floor")
     at.run()
@@ -256,8 +280,12 @@ def test_page_settings_are_its_own_with_a_button_for_the_sidebars():
     expected = sacrebleu.metrics.BLEU(max_ngram_order=3, smooth_method="floor",
                                       effective_order=False)
     assert metrics(at)["BLEU"] == f"{expected.sentence_score(CLASSIC_HYP, CLASSIC_REFS).score:.2f}"
-    at.button(key="teach_use_defaults").click().run()
+    assert any("Custom settings" in c.value for c in at.caption)
+    at.button(key="teach_use_sacrebleu").click().run()
     assert at.checkbox(key="teach_effective").value is True
+    at.button(key="teach_use_article").click().run()
+    assert (at.selectbox(key="teach_smooth").value, at.checkbox(key="teach_effective").value) \
+        == ("none", False)
 
 
 # --- Brevity penalty: the teacher's own sentence ---------------------------------------------
@@ -306,6 +334,19 @@ def test_edited_hypothesis_changes_corpus_bleu_to_that_of_the_edited_corpus():
 
 # --- Blind spots --------------------------------------------------------------------------------
 
+def metric_tables(at: AppTest) -> list:
+    """The score tables turned round (a row per metric, a column per candidate), in page order,
+    indexed by metric."""
+    return [d.value.set_index("metric") for d in at.dataframe
+            if "metric" in d.value.columns and "signature" not in d.value.columns]
+
+
+def written(column) -> dict[str, str]:
+    """A candidate's column of scores as the page writes them (2 decimals; text or number)."""
+    return {metric: f"{float(value):.2f}" for metric, value in column.items()
+            if metric in ("BLEU", "chrF", "TER", "ROUGE-L", "METEOR")}
+
+
 def library_metrics(hyp: str, refs: list[str], language: str, tokenize: str) -> dict[str, float]:
     """Each metric from its own library (sacrebleu, rouge-score, NLTK) as the page should show
     it; METEOR with Debian's WordNet when installed (what the page uses too)."""
@@ -323,12 +364,12 @@ def library_metrics(hyp: str, refs: list[str], language: str, tokenize: str) -> 
         def tokenize(self, text: str) -> list[str]:
             return tok(text.lower()).split()
 
-    asian = tokenize == "zh"
     if language == "en":
         rouge = RougeScorer(["rougeL"], use_stemmer=True).score_multi(refs, hyp)["rougeL"]
     else:
         rouge = RougeScorer(["rougeL"], tokenizer=Words()).score_multi(refs, hyp)["rougeL"]
-    stemmer = {"en": PorterStemmer(), "de": SnowballStemmer("german")}.get(language)
+    stemmer = {"en": PorterStemmer(), "de": SnowballStemmer("german"),
+               "nl": SnowballStemmer("dutch")}.get(language)
 
     class Same:
         def stem(self, word: str) -> str:
@@ -339,8 +380,7 @@ def library_metrics(hyp: str, refs: list[str], language: str, tokenize: str) -> 
                           stemmer=stemmer or Same(), wordnet=net)
     return {"BLEU": sacrebleu.sentence_bleu(hyp, refs, tokenize=tokenize).score,
             "chrF": sacrebleu.sentence_chrf(hyp, refs).score,
-            "TER": sacrebleu.metrics.TER(normalized=asian, asian_support=asian,
-                                         case_sensitive=True).sentence_score(hyp, refs).score,
+            "TER": sacrebleu.metrics.TER().sentence_score(hyp, refs).score,
             "ROUGE-L": 100 * rouge.fmeasure, "METEOR": 100 * meteor}
 
 
@@ -354,14 +394,14 @@ def test_every_blind_spot_case_shows_every_metric_as_its_library():
         at.selectbox(key="blind_case").set_value(case["key"]).run()
         assert not at.exception, case["key"]
         assert any(case["lesson"][:40] in i.value.replace("\\", "") for i in at.info)
-        shown = frame(at, "METEOR")
-        assert list(shown.candidate) == [c["label"] for c in case["candidates"]]
-        for row, candidate in zip(shown.to_dict("records"), case["candidates"], strict=True):
+        shown = metric_tables(at)[0]
+        assert list(shown.columns) == [c["label"] for c in case["candidates"]]
+        for candidate in case["candidates"]:
             refs = candidate.get("references", case["references"])
             expected = library_metrics(candidate["hypothesis"], refs, case["language"],
                                        candidate.get("tokenize", "13a"))
-            assert {k: row[k] for k in expected} == pytest.approx(expected, abs=1e-9), \
-                (case["key"], candidate["label"])
+            assert written(shown[candidate["label"]]) == {
+                k: f"{v:.2f}" for k, v in expected.items()}, (case["key"], candidate["label"])
 
 
 def test_blind_spots_own_pair_corpus_disagreements_and_guide():
@@ -371,10 +411,10 @@ def test_blind_spots_own_pair_corpus_disagreements_and_guide():
     at.text_area(key="blind_hyp").set_value(hyp)
     at.text_area(key="blind_refs").set_value(ref)
     at.run()
-    own = frame(at, "METEOR", 1).iloc[0]  # the second score table: the user's pair
-    assert own.candidate == "your hypothesis"
+    own = metric_tables(at)[1]  # the second score table: the user's pair
+    assert list(own.columns) == ["your hypothesis"]
     expected = library_metrics(hyp, [ref], "en", "13a")
-    assert {k: own[k] for k in expected} == pytest.approx(expected, abs=1e-9)
+    assert written(own["your hypothesis"]) == {k: f"{v:.2f}" for k, v in expected.items()}
     # no external scores yet: a button loads the MQM sample, then the disagreements appear
     at.button(key="blind_load_mqm").click().run()
     assert not at.exception
@@ -384,7 +424,7 @@ def test_blind_spots_own_pair_corpus_disagreements_and_guide():
     # the guide: the loaded systems' bands and one output under other settings
     bands = frame(at, "interpretation")
     assert bands.BLEU.iloc[0] == "< 10"
-    settings = frame(at, "signature").set_index("setting")
+    settings = frame(at, "setting").set_index("setting")
     folder = SAMPLE / "wmt21_en-de_mqm"
     system = at.selectbox(key="blind_guide_system").value
     hyps = read_lines(folder / f"newstest2021.en-de.hyp.{system}.de")
@@ -407,8 +447,152 @@ def test_blind_spots_without_wordnet_says_so_and_runs_exact_and_stem(monkeypatch
         assert any("wordnet-base" in w.value and "exact and stem stages only" in w.value
                    for w in at.warning)
         at.selectbox(key="blind_case").set_value("synonym").run()
-        shown = frame(at, "METEOR")["METEOR"].iloc[0]
+        shown = metric_tables(at)[0].iloc[:, 0]["METEOR"]
         # 10 tokens, 9 matched in 2 chunks without the synonym: (9/10)(1 - 0.5 (2/9)^3)
-        assert shown == pytest.approx(100 * 9 / 10 * (1 - 0.5 * (2 / 9) ** 3))
+        assert f"{float(shown):.2f}" == f"{100 * 9 / 10 * (1 - 0.5 * (2 / 9) ** 3):.2f}"
     finally:
         st.cache_resource.clear()
+
+
+# --- exercises, step by step, presentation, the teacher's link, background ------------------
+
+def plain(text: str) -> str:
+    """Rendered Markdown back to its text (escape_markdown's backslashes removed)."""
+    return text.replace("\\", "")
+
+
+def test_exercise_answered_wrong_then_right():
+    at = open_page("bleu_app/views/how_bleu_works.py")
+    at.radio(key="teach_view").set_value("exercises").run()
+    assert at.selectbox(key="teach_ex_choice").value == "clipping"
+    # "Tippen Sie oben auf dem Bildschirm auf das Menüsymbol ." against reference A: "auf"
+    # twice, once in the reference; "dem" unmatched: 8 of 10 unigrams credited, not 9
+    at.text_input(key="teach_ex_clipping_matches_1").set_value("9")
+    at.text_input(key="teach_ex_clipping_total_1").set_value("10")
+    at.button(key="teach_ex_check_clipping").click().run()
+    assert not at.exception
+    assert plain(at.error[0].value).startswith("1 of 12 right; the first step to fix: m_1")
+    feedback = next(plain(m.value) for m in at.markdown if "❌" in m.value)
+    assert "without clipping" in feedback and "“auf” is 2 times" in feedback
+    assert any(plain(e.label) == "Worked solution" for e in at.expander)
+    at.text_input(key="teach_ex_clipping_matches_1").set_value("8")
+    at.text_input(key="teach_ex_clipping_p_1").set_value("0,8")  # a decimal comma is read
+    at.button(key="teach_ex_check_clipping").click().run()
+    assert "3 of 12 right; the empty boxes are not checked." in [plain(i.value) for i in at.info]
+    assert not at.error
+    assert plain(next(m.value for m in at.markdown if "✅" in m.value)).count(": right.") == 3
+
+
+def test_brevity_exercises_ask_c_r_and_bp():
+    at = open_page("bleu_app/views/brevity_penalty.py")
+    at.radio(key="bp_view").set_value("exercises").run()
+    assert at.selectbox(key="bp_ex_choice").options == [
+        "4. Brevity", "5. Several references", "6. One sentence against a corpus",
+        "Your own pair"]
+    # "Entschuldigung für die Unannehmlichkeiten ." (c = 5) against a 7-token reference:
+    # BP = exp(1 − 7/5)
+    for key, value in (("c", "5"), ("r", "7"), ("bp", f"{math.exp(1 - 7 / 5):.3f}")):
+        at.text_input(key=f"bp_ex_brevity_{key}").set_value(value)
+    at.button(key="bp_ex_check_brevity").click().run()
+    assert plain(at.success[0].value) == "3 of 3 right."
+
+
+def test_step_by_step_next_previous_and_prediction():
+    at = open_page("bleu_app/views/how_bleu_works.py")
+    at.radio(key="teach_view").set_value("steps").run()
+    assert "c = 7" in [latex.value.strip("$\n") for latex in at.latex]
+    at.button(key="teach_step_next").click().run()
+    assert at.session_state["teach_step"] == 1
+    assert r"p_1 = \frac{2}{7} = 0.2857" in [latex.value.strip("$\n") for latex in at.latex]
+    at.toggle(key="teach_predict").set_value(True).run()
+    assert not [x for x in at.latex if r"\frac{2}{7}" in x.value]  # hidden until predicted
+    at.text_input(key="teach_prediction_p_1").set_value("2/7")
+    at.button(key="teach_reveal").click().run()
+    assert plain(at.success[0].value).startswith("You predicted 2/7; it is 0.2857. Right.")
+    at.button(key="teach_step_previous").click().run()
+    assert at.session_state["teach_step"] == 0
+    assert not at.exception
+
+
+def test_empty_candidate_says_undefined_once():
+    at = open_page("bleu_app/views/how_bleu_works.py")
+    at.text_area(key="teach_candidate").set_value("").run()
+    said = [plain(x.value) for x in [*at.info, *at.warning]]
+    assert len([text for text in said if "empty" in text]) == 1, said
+    assert metrics(at)["BLEU"] == "0.00"
+
+
+def test_the_link_opens_the_example():
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.query_params.update({"ex_cand": "the cat sat", "ex_refs": "the cat sat on the mat",
+                            "ex_smooth": "exp", "ex_eff": "1", "ex_view": "explain",
+                            "present": "1"})
+    at.run()
+    at.switch_page("bleu_app/views/how_bleu_works.py").run()
+    assert not at.exception
+    assert at.text_area(key="teach_candidate").value == "the cat sat"
+    assert (at.selectbox(key="teach_smooth").value, at.checkbox(key="teach_effective").value) \
+        == ("exp", True)
+    expected = sacrebleu.sentence_bleu("the cat sat", ["the cat sat on the mat"])
+    assert metrics(at)["BLEU"] == f"{expected.score:.2f}"
+    assert at.session_state["teach_presenting"] is True
+    at.text_area(key="teach_candidate").set_value("the cat").run()
+    assert at.query_params["ex_cand"] in ("the cat", ["the cat"])
+    assert at.query_params["ex_smooth"] in ("exp", ["exp"])
+
+
+def test_presentation_mode_hides_sidebar_and_options():
+    at = open_page("bleu_app/views/how_bleu_works.py")
+    styles = [h.value for h in at.html]
+    assert any("max-width: 640px" in s for s in styles)  # the phone layout, always
+    assert not any('[data-testid="stSidebar"]' in s for s in styles)
+    at.toggle(key="present_toggle_how_bleu_works").set_value(True).run()
+    styles = [h.value for h in at.html]
+    assert any('[data-testid="stSidebar"]' in s and "present_hide" in s for s in styles)
+    assert at.session_state["teach_presenting"] is True
+    at.switch_page("bleu_app/views/blind_spots.py").run()  # it holds across the pages
+    assert at.toggle(key="present_toggle_blind_spots").value is True
+    assert not at.exception
+
+
+def test_handout_and_glossary_are_offered():
+    at = open_page("bleu_app/views/how_bleu_works.py")
+    labels = [b.label for b in at.download_button]
+    assert labels[:2] == ["Handout of this example (HTML, prints cleanly)",
+                          "Blank worksheet for students (HTML)"]
+    assert any("brevity penalty" in m.value and "clipping" in m.value for m in at.markdown)
+
+
+def test_background_page():
+    at = open_page("bleu_app/views/background.py")
+    text = " ".join(m.value for m in at.markdown)
+    for fact in ("Papineni", "IBM", "2002", "WMT", "chrF", "COMET", "MQM"):
+        assert fact in text
+    assert [h.value for h in at.header][:4] == [
+        "Who proposed BLEU, and when", "Why it spread", "What WMT uses it for today",
+        "What replaced it"]
+
+
+def test_blind_spots_dutch_pair_signatures_and_default_ter():
+    at = open_page("bleu_app/views/blind_spots.py")
+    assert "Dutch" in at.selectbox(key="blind_language").options
+    hyp, ref = "Tijdens de vergadering werd over de nieuwe regel gesproken.", \
+        "Tijdens de vergaderingen werd over de nieuwe regels gesproken."
+    at.text_area(key="blind_hyp").set_value(hyp)
+    at.text_area(key="blind_refs").set_value(ref)
+    at.selectbox(key="blind_language").set_value("nl").run()
+    own = metric_tables(at)[1]["your hypothesis"]
+    assert written(own) == {k: f"{v:.2f}" for k, v in library_metrics(hyp, [ref], "nl",
+                                                                       "13a").items()}
+    signatures = [d.value for d in at.dataframe if "signature" in d.value.columns
+                  and "metric" in d.value.columns]
+    assert any("stem:Snowball (dutch)" in " ".join(t.signature) for t in signatures)
+    # issue 24: TER as sacrebleu's default (case-insensitive) on the whole page
+    at.text_area(key="blind_hyp").set_value("Yesterday, after the meeting, we went home.")
+    at.text_area(key="blind_refs").set_value("We went home yesterday after the meeting.")
+    at.selectbox(key="blind_language").set_value("en").run()
+    assert written(metric_tables(at)[1]["your hypothesis"])["TER"] == "71.43"
+    at.selectbox(key="blind_case").set_value("nl-compound").run()
+    assert not at.exception
+    assert list(metric_tables(at)[0].columns) == ["correct, compound written out",
+                                                  "'ward' lost"]

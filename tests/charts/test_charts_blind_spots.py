@@ -25,7 +25,8 @@ def test_case_chart_plots_every_metric_of_every_candidate():
     assert len(rows) == 2 * len(METRIC_COLUMNS)
     got = {(r["candidate"], r["metric"]): (r["score"], r["label"]) for r in rows}
     assert got[("edited", "BLEU")] == (80.52, "80.5")
-    assert got[("real", "TER (lower is better)")] == (0.0, "0.0")  # a 0 still has a label
+    assert got[("real", "TER ↓")] == (0.0, "0.0")  # a 0 still has a label
+    assert charts.case_chart(frame).to_dict()["title"]["subtitle"] == "TER: lower is better"
 
 
 def test_comparability_chart_draws_bands_and_settings():
