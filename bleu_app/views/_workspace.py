@@ -305,7 +305,7 @@ def autosave(previous: Dataset | None, new: Dataset) -> None:
     done = _save_in_place(current, new) if grows and current in _tokens() else False
     if done is False:
         name = (f"{state.get(CURRENT_NAME) or current} (copy)" if grows
-                else f"{new.references[0].name} ({len(new.systems)} systems)")
+                else new.title)
         done = _save_new(new, name) is not None
         if done and grows:
             _session.add_message("info", f"Saved as your own workspace {name!r}: the workspace "
