@@ -9,10 +9,12 @@ WMT names its files in a few ways, all read here:
   ``newstest2017.en-de.ref.de``, ``newstest2020.en-de.OPPO.1535.de``;
 - WMT24: ``en-de.refA.txt`` (a reference), ``en-de.txt`` (the source), ``GPT-4.txt``.
 
-A system is named as WMT's score files name it (``Online-W``, ``GPT4-5shot``, ``C-3MA.4959``):
-the test set, pair, role word, language suffix and ``.txt`` are not part of the name. Names
-that follow no WMT form keep their stem (``ted.sys1.eng`` -> ``ted.sys1``), and their role comes
-from words in them (``ref``, ``reference``, ``gold``; ``src``, ``source``; else a system).
+A name with a role part is named as WMT's score files name the stream (``Online-W``,
+``GPT4-5shot``, ``refA``): the test set, pair, role word, language suffix and ``.txt`` are not
+part of it. Other names keep their stem, language suffix cut (``ted.sys1.eng`` -> ``ted.sys1``,
+``newstest2017.C-3MA.4959.en-de.de`` -> ``newstest2017.C-3MA.4959.en-de``: which part of a
+WMT17 name its score files use is not settled here), and their role comes from words in them
+(``ref``, ``reference``, ``gold``; ``src``, ``source``; else a system).
 """
 
 from __future__ import annotations
@@ -81,6 +83,7 @@ def parse_file_name(file_name: str) -> ParsedName:
         if language is not None or not (extension or _pair(tokens[-1])
                                         or tokens[-1].lower() in _ROLE_TOKENS):
             tokens.pop()  # the language, or (where no .txt was cut) a suffix such as .out
+    whole = ".".join(tokens)  # the name of a stream whose name has no role part
     test_set = tokens.pop(0) if len(tokens) > 1 and _TEST_SET.match(tokens[0]) else None
     pair = None
     for index, token in enumerate(tokens):
@@ -99,7 +102,8 @@ def parse_file_name(file_name: str) -> ParsedName:
             role = "reference"
         elif pair is not None and not tokens:
             role = "source"  # WMT24 names its source files by the pair alone: en-de.txt
-    return ParsedName(file_name, test_set, pair, role, ".".join(tokens), language)
+    name = ".".join(tokens) if role is not None else whole
+    return ParsedName(file_name, test_set, pair, role, name, language)
 
 
 def _words(text: str) -> set[str]:

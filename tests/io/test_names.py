@@ -23,11 +23,14 @@ from bleu.io.names import guess_role, parse_file_name, stream_name, system_name
     ("hyp.GPT4-5shot.he", None, None, "system", "GPT4-5shot", "he"),
     ("ref.refA.he", None, None, "reference", "refA", "he"),
     ("src.en", None, None, "source", "", "en"),
-    # WMT17 (sacrebleu's test data) and WMT20: system and submission id between set and pair
-    ("newstest2017.C-3MA.4959.en-de.de", "newstest2017", "en-de", None, "C-3MA.4959", "de"),
+    # WMT17 (sacrebleu's test data) and WMT20: no role part, so the stem names the system
+    ("newstest2017.C-3MA.4959.en-de.de", "newstest2017", "en-de", None,
+     "newstest2017.C-3MA.4959.en-de", "de"),
     ("newstest2017.en-de.ref.de", "newstest2017", "en-de", "reference", "", "de"),
-    ("newstest2020.en-de.OPPO.1535.de", "newstest2020", "en-de", None, "OPPO.1535", "de"),
-    ("newstest2019.online-A.0.de-en", "newstest2019", "de-en", None, "online-A.0", None),
+    ("newstest2020.en-de.OPPO.1535.de", "newstest2020", "en-de", None,
+     "newstest2020.en-de.OPPO.1535", "de"),
+    ("newstest2019.online-A.0.de-en", "newstest2019", "de-en", None,
+     "newstest2019.online-A.0.de-en", None),
     # WMT24 (wmt24-news-systems/txt-ts): references and source named by the pair
     ("en-de.refA.txt", None, "en-de", "reference", "refA", None),
     ("ja-zh.txt", None, "ja-zh", "source", "", None),
@@ -50,7 +53,7 @@ def test_wmt_names_are_read_part_by_part(file_name, test_set, pair, role, name, 
     ("hyp.GPT4-5shot.he", "GPT4-5shot"),  # issue 26: was "hyp.GPT4-5shot"
     ("generaltest2023.en-he.hyp.GPT4-5shot.he", "GPT4-5shot"),
     ("generaltest2022.en-de.hyp.Online-B.de", "Online-B"),
-    ("newstest2017.C-3MA.4959.en-de.de", "C-3MA.4959"),
+    ("newstest2017.C-3MA.4959.en-de.de", "newstest2017.C-3MA.4959.en-de"),  # as before
     ("out.txt", "out"), ("x/out.txt", "out"), ("hyp.de", "hyp"),
 ])
 def test_system_names_are_wmts(file_name: str, expected: str) -> None:
