@@ -85,24 +85,28 @@ def parse_file_name(file_name: str) -> ParsedName:
             tokens.pop()  # the language, or (where no .txt was cut) a suffix such as .out
     whole = ".".join(tokens)  # the name of a stream whose name has no role part
     test_set = tokens.pop(0) if len(tokens) > 1 and _TEST_SET.match(tokens[0]) else None
-    pair = None
+    pair, pair_at = None, 0
     for index, token in enumerate(tokens):
         pair = _pair(token)
         if pair is not None:
+            pair_at = index
             del tokens[index]
             break
-    role = None
-    for index, token in enumerate(tokens):
-        if token.lower() in _ROLE_TOKENS:
-            role = _ROLE_TOKENS[token.lower()]
-            del tokens[index]
-            break
-    else:
-        if any(_LETTERED_REF.match(token) for token in tokens):
-            role = "reference"
-        elif pair is not None and not tokens:
-            role = "source"  # WMT24 names its source files by the pair alone: en-de.txt
-    name = ".".join(tokens) if role is not None else whole
+    role, name = None, whole
+    marked = next((index for index, token in enumerate(tokens)
+                   if token.lower() in _ROLE_TOKENS), None)
+    if marked is not None:
+        # WMT's TESTSET.PAIR.ROLE.NAME: the name follows the role word, and whatever stands
+        # before the pair is the test set (a set of the user's own: mytest.en-de.hyp.X.de)
+        role = _ROLE_TOKENS[tokens[marked].lower()]
+        before, after = tokens[:marked], tokens[marked + 1:]
+        if test_set is None and pair is not None and 0 < pair_at <= marked:
+            test_set, before = ".".join(before[:pair_at]), before[pair_at:]
+        name = ".".join(after) or ".".join(before)
+    elif any(_LETTERED_REF.match(token) for token in tokens):
+        role, name = "reference", ".".join(tokens)
+    elif pair is not None and not tokens:
+        role, name = "source", ""  # WMT24 names its source files by the pair alone: en-de.txt
     return ParsedName(file_name, test_set, pair, role, name, language)
 
 

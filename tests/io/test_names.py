@@ -19,6 +19,9 @@ from bleu.io.names import guess_role, parse_file_name, stream_name, system_name
     ("generaltest2023.en-he.ref.refA.he", "generaltest2023", "en-he", "reference", "refA", "he"),
     ("newstest2021.en-de.ref.A.de", "newstest2021", "en-de", "reference", "A", "de"),
     ("newstest2021.zh-en.src.zh", "newstest2021", "zh-en", "source", "", "zh"),
+    # a test set of the user's own in WMT's form (tests/browser/test_upload_load.py's files)
+    ("zqms0marker.en-de.hyp.OnlineAzqms0marker.de", "zqms0marker", "en-de", "system",
+     "OnlineAzqms0marker", "de"),
     # the same without test set and pair
     ("hyp.GPT4-5shot.he", None, None, "system", "GPT4-5shot", "he"),
     ("ref.refA.he", None, None, "reference", "refA", "he"),
@@ -89,10 +92,16 @@ _NAME = st.text(st.sampled_from("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu
                                                  ("hyp", "ref", "src"))
 
 
-@given(name=_NAME, test_set=st.sampled_from(["newstest2021", "generaltest2023", "wmttest2024"]),
-       pair=st.sampled_from(["en-de", "cs-uk", "ja-zh", "en-he"]))
+@given(name=_NAME, test_set=st.one_of(
+    st.sampled_from(["newstest2021", "generaltest2023", "wmttest2024"]),
+    st.text(st.sampled_from("abcdefghijklmnopqrstuvwxyz0123456789_"), min_size=1, max_size=12)
+    .filter(lambda text: text not in ("hyp", "ref", "src"))),
+    pair=st.sampled_from(["en-de", "cs-uk", "ja-zh", "en-he"]))
 def test_a_wmt_system_file_is_named_by_its_system(name: str, test_set: str, pair: str) -> None:
-    """Every ``TESTSET.PAIR.hyp.NAME.TGT`` and ``hyp.NAME.TGT`` names the system ``NAME``."""
+    """Every ``TESTSET.PAIR.hyp.NAME.TGT`` (any test set name) and ``hyp.NAME.TGT`` names the
+    system ``NAME``; the first form names the test set and the pair too."""
     target = pair.split("-")[1]
     for file_name in (f"{test_set}.{pair}.hyp.{name}.{target}", f"hyp.{name}.{target}"):
         assert system_name(file_name) == name and guess_role(file_name) == "system"
+    parsed = parse_file_name(f"{test_set}.{pair}.hyp.{name}.{target}")
+    assert (parsed.test_set, str(parsed.pair)) == (test_set, pair)
