@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
+from ..io.languages import text_direction
 from ..metrics.bleu.engine import tokenize_line
 from ..metrics.bleu.score import BLEUOptions
 from .escaping import escape_html
@@ -24,7 +25,9 @@ OPEN, CLOSE = "⟦", "⟧"
 CONTEXT = 6
 
 _CSS = ("<style>.ngram-marks{line-height:1.8;margin:0.25em 0 0.75em 0}"
-        ".ngram-marks .label{display:inline-block;min-width:9em;font-size:0.85em;opacity:0.8}"
+        ".ngram-marks .ngram-line{display:flex;align-items:baseline}"
+        ".ngram-marks .label{flex:none;min-width:9em;font-size:0.85em;opacity:0.8}"
+        ".ngram-marks .ngram-text{flex:1 1 auto;min-width:0}"
         ".ngram-marks mark.ngram-mark{background:#fff59d;color:#1b1b1b;padding:0 2px;"
         "border-radius:3px;box-shadow:inset 0 -2px 0 #f57f17}</style>")
 
@@ -71,7 +74,8 @@ def snippet(tokens: Sequence[str], ngram: Sequence[str], context: int = CONTEXT)
 
 def marked_html(ngram: str, texts: Mapping[str, Sequence[str]]) -> str:
     """One HTML block, one line per labelled tokenized text, every occurrence of ``ngram`` in
-    ``<mark class="ngram-mark">``; all text escaped (``escape_html``), on one line."""
+    ``<mark class="ngram-mark">``, each text in its own direction (``dir="rtl"`` for Hebrew or
+    Arabic: it starts at the right); all text escaped (``escape_html``), on one line."""
     grams = ngram.split()
     lines = []
     for label, tokens in texts.items():
@@ -79,8 +83,9 @@ def marked_html(ngram: str, texts: Mapping[str, Sequence[str]]) -> str:
         for begin, end, flag in _spans(tokens, grams):
             text = escape_html(" ".join(tokens[begin:end]))
             parts.append(f'<mark class="ngram-mark">{text}</mark>' if flag else text)
+        direction = text_direction(" ".join(tokens))
         lines.append(f'<div class="ngram-line"><span class="label">{escape_html(label)}</span>'
-                     f'{" ".join(parts)}</div>')
+                     f'<div class="ngram-text" dir="{direction}">{" ".join(parts)}</div></div>')
     return f'<div class="ngram-marks">{_CSS}{"".join(lines)}</div>'
 
 

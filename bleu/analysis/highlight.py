@@ -6,6 +6,10 @@ reference); its ``title`` says the counts. The output is one line of HTML in whi
 user text is escaped and ``$ * _ ` \\ ~ |`` are written as character references: Streamlit's
 markdown (``unsafe_allow_html``) passes an HTML block through untouched as long as it holds no
 blank line, and a character reference is never markdown or LaTeX syntax.
+
+Right-to-left text (Hebrew, Arabic: ``bleu.io.languages.text_direction``) gets its chips laid
+out right to left (``dir="rtl"`` on each layer's chips), so the chips run as the words do; the
+chips stay in the text's order in the markup, for copying and screen readers.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from ..io.languages import text_direction
 from ..metrics.bleu.explain import Explanation, NgramMatch
 from .escaping import escape_html
 
@@ -23,8 +28,9 @@ _CSS = (
     ".bleu-hl .ngram.clip{background:#ffe0b2;color:#1b1b1b;border:1px dashed #e65100}"
     ".bleu-hl .ngram.miss{border:1px dotted #9e9e9e;opacity:0.75}"
     ".bleu-hl .ngram.differs{box-shadow:inset 0 -3px 0 #1565c0}"
-    ".bleu-hl .bleu-layer{margin:2px 0;line-height:1.9}"
-    ".bleu-hl .layer-label{display:inline-block;min-width:7.5em;font-size:0.8em;opacity:0.8}"
+    ".bleu-hl .bleu-layer{display:flex;align-items:baseline;margin:2px 0;line-height:1.9}"
+    ".bleu-hl .layer-label{flex:none;min-width:7.5em;font-size:0.8em;opacity:0.8}"
+    ".bleu-hl .ngrams{flex:1 1 auto;min-width:0}"
     ".bleu-hl .segment-head{font-size:0.85em;opacity:0.85}"
     ".bleu-hl .bp-ref{margin-left:6px;padding:0 4px;border-radius:3px;font-size:0.8em;"
     "border:1px solid #6a1b9a;color:#6a1b9a}"
@@ -41,7 +47,7 @@ def _orders(explanation: Explanation, orders: Sequence[int] | None) -> list[int]
 def _span(words: str, status: str, order: int, position: int, title: str,
           extra: Sequence[str] = ()) -> str:
     classes = " ".join(["ngram", status, f"n{order}", *extra])
-    return (f'<span class="{classes}" data-order="{order}" data-pos="{position}" '
+    return (f'<span class="{classes}" data-order="{order}" data-pos="{position}" dir="auto" '
             f'title="{escape_html(title)}">{escape_html(words)}</span>')
 
 
@@ -62,10 +68,12 @@ def _hypothesis_title(gram: NgramMatch, status: str) -> str:
     return f"{head}; not credited"
 
 
-def _layer(label: str, spans: list[str], order: int) -> str:
+def _layer(label: str, spans: list[str], order: int, direction: str) -> str:
+    """One order's chips after its label, in the text's direction (``rtl``: the first n-gram
+    at the right, as the words of Hebrew or Arabic run), each chip isolated (``dir="auto"``)."""
     return (f'<div class="bleu-layer n{order}" data-order="{order}">'
             f'<span class="layer-label">{escape_html(label)}</span>'
-            f'{" ".join(spans)}</div>')
+            f'<div class="ngrams" dir="{direction}">{" ".join(spans)}</div></div>')
 
 
 def _wrap(inner: str, role: str) -> str:
@@ -76,6 +84,7 @@ def _wrap(inner: str, role: str) -> str:
 def _hypothesis_block(explanation: Explanation, orders: Sequence[int] | None,
                       contrast: Explanation | None, label: str) -> str:
     layers = []
+    direction = text_direction(explanation.hypothesis)
     for n in _orders(explanation, orders):
         other = ({g.ngram for g in contrast.ngrams[n - 1]}
                  if contrast is not None and n <= len(contrast.ngrams) else None)
@@ -89,7 +98,8 @@ def _hypothesis_block(explanation: Explanation, orders: Sequence[int] | None,
                                                     _hypothesis_title(gram, status), extra)))
         summary = explanation.orders[n - 1]
         spans = [span for _, span in sorted(occurrences)]
-        layers.append(_layer(f"{n}-grams {summary.matches}/{summary.total}", spans, n))
+        layers.append(_layer(f"{n}-grams {summary.matches}/{summary.total}", spans, n,
+                             direction))
     head = (f'<div class="segment-head">{escape_html(label)}: {explanation.hyp_len} tokens, '
             f'sentence BLEU {explanation.score.score:.2f}, BP {explanation.bp:.3f}</div>')
     return f'<div class="hyp">{head}{"".join(layers)}</div>'
@@ -101,6 +111,7 @@ def _reference_block(explanation: Explanation, index: int, orders: Sequence[int]
         return ""
     layers = []
     tokens = reference.tokens
+    direction = text_direction(reference.text)
     for n in _orders(explanation, orders):
         in_hypothesis = {g.ngram: g for g in explanation.ngrams[n - 1]}
         grams = [tuple(tokens[start : start + n]) for start in range(len(tokens) - n + 1)]
@@ -119,7 +130,7 @@ def _reference_block(explanation: Explanation, index: int, orders: Sequence[int]
             if extra:
                 title += "; this reference supplies the max count"
             spans.append(_span(" ".join(words), status, n, start, title, extra))
-        layers.append(_layer(f"{n}-grams", spans, n))
+        layers.append(_layer(f"{n}-grams", spans, n, direction))
     is_bp = index == explanation.ref_len_reference
     badge = ""
     if is_bp:

@@ -5,7 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..errors import LengthMismatchError
+from ..metrics.bleu.engine import looks_tokenized
 from .model import TextFile
+
+__all__ = ["IDENTICAL_WARN_FRACTION", "check_aligned", "duplicate_name_note",
+           "identical_lines_note", "looks_tokenized", "similarity_to_reference",
+           "unique_names"]
 
 #: Warn when a system equals a reference on more than this fraction of lines.
 IDENTICAL_WARN_FRACTION = 0.5
@@ -70,14 +75,3 @@ def identical_lines_note(system: TextFile, reference: TextFile,
         return None
     return (f"{system.name} is identical to the reference {reference.name} on "
             f"{fraction:.0%} of lines: is it the reference uploaded as a system (or the reverse)?")
-
-
-def looks_tokenized(segments: Sequence[str]) -> bool:
-    """True when the text looks tokenized already, so BLEU's tokenizer would split it twice.
-
-    sacrebleu's rule (100 or more lines end in " .") plus one for short files: at least 5
-    lines, and half of the non-empty lines, end in " .".
-    """
-    ending = sum(1 for s in segments if s.endswith(" ."))
-    non_empty = sum(1 for s in segments if s.strip())
-    return ending >= 100 or (ending >= 5 and 2 * ending >= non_empty)

@@ -6,13 +6,13 @@ never replaces good data: the caller keeps the previous dataset when ``assemble`
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
 from ..errors import InputError
+from ..i18n import ntr
 from . import (
     IDENTICAL_WARN_FRACTION,
     TextFile,
@@ -22,46 +22,30 @@ from . import (
     similarity_to_reference,
     unique_names,
 )
+from .languages import LanguagePair, default_tokenizer, most_common, script_language
 from .model import segments_key
+from .names import parse_file_name, system_name
 
-#: the tokenizer WMT used for a target language (WMT21/22 scored Japanese with ``char``)
-TOKENIZER_BY_LANGUAGE = {"zh": "zh", "ja": "char"}
-_PAIR = re.compile(r"(?:^|[^a-z])([a-z]{2})-([a-z]{2})(?:[^a-z]|$)")
-_WMT_HYP = re.compile(r"\.hyp\.(.+)\.[A-Za-z]{2,3}$")
-_KANA = re.compile(r"[\u3040-\u30ff]")
-_HAN = re.compile(r"[\u4e00-\u9fff]")
+__all__ = ["Dataset", "assemble", "default_tokenizer", "guess_language_pair", "load_folder",
+           "system_name"]
 
 
-def system_name(file_name: str) -> str:
-    """A system's default name from its file: ``NAME`` of WMT's ``*.hyp.NAME.de``, else the stem."""
-    match = _WMT_HYP.search(file_name)
-    if match:
-        return match.group(1)
-    return Path(file_name).stem or file_name
-
-
-def guess_target_language(reference_names: Sequence[str], references: Sequence[Sequence[str]],
-                          ) -> str | None:
-    """The target language from file names (``en-zh``, ``*.de``) or, failing that, the script."""
-    for name in reference_names:
-        pair = _PAIR.search(name.lower())
-        if pair:
-            return pair.group(2)
-    for name in reference_names:
-        suffix = Path(name).suffix.lstrip(".").lower()
-        if len(suffix) == 2 and suffix.isalpha() and suffix != "md":
-            return suffix
-    text = "".join(segment for stream in references for segment in stream[:200])
-    if _KANA.search(text):
-        return "ja"
-    if text and len(_HAN.findall(text)) > 0.3 * len(text):
-        return "zh"
-    return None
-
-
-def default_tokenizer(language: str | None) -> str:
-    """The tokenizer WMT publishes scores with for ``language``: zh -> zh, ja -> char, else 13a."""
-    return TOKENIZER_BY_LANGUAGE.get(language or "", "13a")
+def guess_language_pair(references: Sequence[TextFile], systems: Sequence[TextFile] = (),
+                        source: TextFile | None = None) -> LanguagePair:
+    """The test set's languages: WMT's pair in the file names (``newstest2021.en-de...``), else
+    each side's language suffix (``*.ref.A.de``, ``*.src.en``, ``.eng``), else the language
+    the text's script names (``script_language``: Chinese, Japanese, Korean, Hebrew, ...)."""
+    sources = [source] if source is not None else []
+    named = [parse_file_name(file.name) for file in [*references, *systems, *sources]]
+    pair = next((parsed.pair for parsed in named if parsed.pair is not None), LanguagePair())
+    target = (most_common([parse_file_name(ref.name).language for ref in references])
+              or most_common([parse_file_name(hyp.name).language for hyp in systems])
+              or script_language(segment for ref in references for segment in ref.segments))
+    source_language = None
+    if source is not None:
+        source_language = (parse_file_name(source.name).language
+                           or script_language(source.segments))
+    return pair.or_else(LanguagePair(source_language, target))
 
 
 @dataclass(frozen=True)
@@ -124,8 +108,38 @@ class Dataset:
         if new != old and new in self.systems:
             raise InputError(f"There is already a system called {new!r}; pick another name.")
         systems = {new if name == old else name: file for name, file in self.systems.items()}
-        return Dataset(systems, self.references, self.source, self.label, self.target_language,
-                       self.notes)
+        return replace(self, systems=systems)
+
+    @property
+    def language_pair(self) -> LanguagePair:
+        """The source and target language (``en-de``); what picks the tokenizer and METEOR's
+        language. Guessed on loading (``guess_language_pair``), set by ``with_language_pair``."""
+        return LanguagePair(self.source_language, self.target_language)
+
+    def with_language_pair(self, pair: LanguagePair) -> Dataset:
+        """A copy in the languages ``pair`` names (the user's correction of the guess)."""
+        return replace(self, source_language=pair.source, target_language=pair.target)
+
+    @property
+    def test_set(self) -> str | None:
+        """WMT's test set the file names name (``generaltest2023``), the most named one."""
+        files = [*self.references, *self.systems.values(),
+                 *([self.source] if self.source is not None else [])]
+        return most_common([parse_file_name(file.name).test_set for file in files])
+
+    @property
+    def title(self) -> str:
+        """A name for this data: WMT's test set and pair and the systems, as in
+        ``generaltest2023.en-he · 5 systems``; without a test set in the names, the files'
+        shared first word (``ted · sk-en · 2 systems``) or the label (``Uploaded files · ...``)."""
+        pair = str(self.language_pair) if self.target_language else ""
+        base = self.test_set
+        if base is not None and pair:
+            base, pair = f"{base}.{pair}", ""
+        base = base or _shared_word([*self.references, *self.systems.values()]) or self.label
+        count = len(self.systems)
+        systems = ntr("{count} system", "{count} systems", count).format(count=count)
+        return " · ".join(part for part in (base, pair, systems) if part)
 
     def with_system(self, file: TextFile, name: str) -> Dataset:
         """A copy with one more system, checked against the references like ``assemble`` does."""
@@ -139,8 +153,17 @@ class Dataset:
         check_aligned([*self.references, file])
         notes = (*(f"{file.name}: {note}" for note in file.notes),
                  *_warnings({name: file}, self.references))
-        return Dataset({**self.systems, name: file}, self.references, self.source, self.label,
-                       self.target_language, notes)
+        return replace(self, systems={**self.systems, name: file}, notes=notes)
+
+    # The source side of ``language_pair`` (the target side is ``target_language``, above).
+    source_language: str | None = None
+
+
+def _shared_word(files: Sequence[TextFile]) -> str | None:
+    """The first word all the files' names share (``ted`` of ``ted.ref.eng`` and
+    ``ted.sys1.eng``), where there are two files or more; else None."""
+    words = {parse_file_name(file.name).stem.split(".")[0] for file in files}
+    return words.pop() if len(files) > 1 and len(words) == 1 else None
 
 
 def _warnings(systems: Mapping[str, TextFile], references: Sequence[TextFile]) -> list[str]:
@@ -166,12 +189,15 @@ def _warnings(systems: Mapping[str, TextFile], references: Sequence[TextFile]) -
 
 def assemble(systems: Sequence[TextFile], references: Sequence[TextFile],
              source: TextFile | None = None, *, names: Sequence[str] | None = None,
-             label: str = "", language: str | None = None) -> Dataset:
+             label: str = "", language: str | None = None,
+             source_language: str | None = None) -> Dataset:
     """Check files together (alignment, names) and build a Dataset; raises InputError if unusable.
 
     Problems that do not stop scoring (BOM, CRLF, renamed duplicates, a system equal to a
-    reference, tokenized-looking text) become ``notes``. ``language`` is the target language
-    where the input names it (WMT XML); otherwise it is guessed from names and script.
+    reference, tokenized-looking text) become ``notes``. ``language`` and ``source_language``
+    are the target and source language where the input names them (WMT XML, a saved
+    workspace); a side not given is guessed from the file names and the script
+    (``guess_language_pair``).
     """
     if not systems:
         raise InputError("No system output loaded: add one or more system files.")
@@ -193,9 +219,10 @@ def assemble(systems: Sequence[TextFile], references: Sequence[TextFile],
             )
     by_name = dict(zip(final, systems, strict=True))
     notes += _warnings(by_name, references)
-    language = language or guess_target_language([ref.name for ref in references],
-                                                 [ref.segments for ref in references])
-    return Dataset(by_name, tuple(references), source, label, language, tuple(notes))
+    pair = LanguagePair(source_language, language).or_else(
+        guess_language_pair(references, systems, source))
+    return Dataset(by_name, tuple(references), source, label, pair.target, tuple(notes),
+                   source_language=pair.source)
 
 
 def load_folder(folder: Path, label: str) -> Dataset:

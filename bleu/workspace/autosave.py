@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 
-from ..i18n import ntr, tr
+from ..i18n import tr
 from ..io.dataset import Dataset
 
 
@@ -47,10 +47,9 @@ def decide(previous: Dataset | None, new: Dataset, *, current: str | None,
 
 
 def new_name(data: Dataset) -> str:
-    """A new workspace's name: its first reference file and how many systems it holds."""
-    count = len(data.systems)
-    return ntr("{file} ({count} system)", "{file} ({count} systems)", count).format(
-        file=data.references[0].name, count=count)
+    """A new workspace's name: the data's title, WMT's test set and pair and the systems
+    (``generaltest2023.en-he · 5 systems``), which the owner can change."""
+    return data.title
 
 
 def copy_name(name: str) -> str:

@@ -15,170 +15,95 @@ import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.errors import InputError
-from bleu.io import (
-    TextFile,
-    check_size,
-    detect_format,
-    jsonl_fields,
-    read_any,
-    read_text,
-    read_wmt_xml,
-    table_columns,
+from bleu.i18n import tr
+from bleu.io import read_text
+from bleu.io.dataset import Dataset, assemble
+from bleu.io.staging import (
+    ROLES,
+    MissingRoleError,
+    RoleUpload,
+    StagedStream,
+    assemble_staged,
+    default_columns,
+    stage_by_role,
+    stage_file,
+    table_fields,
 )
-from bleu.io.dataset import Dataset, assemble, system_name
-from bleu.io.staging import ROLES, StagedStream, assemble_staged, stage_file
 from bleu_app.views import _session, _state, _workspace
 
-
-def _default_columns(columns: Sequence[str], role: str) -> list[str]:
-    """Columns a role most likely means, by name (``hyp``, ``ref``, ``src``), else the first."""
-    hints = {"systems": ("hyp", "sys", "mt", "output", "translation", "pred"),
-             "references": ("ref", "target", "tgt", "gold"), "source": ("src", "source")}[role]
-    found = [column for column in columns if any(h in column.lower() for h in hints)]
-    return found or list(columns[:1])
+#: the sidebar's uploaders: widget key prefix -> the role their files have
+_UPLOADERS = {"systems": "system", "references": "reference", "source": "source"}
 
 
-def _choose_columns(upload: Any, role: str, kind: str, encoding: str) -> tuple[Any, ...]:
+def _choose_columns(upload: Any, key: str, columns: list[str]) -> tuple[tuple[str, ...],
+                                                                         str | None]:
     """Column/field choice widgets for a TSV, CSV or JSONL upload; returns the choice."""
-    data = upload.getvalue()
-    if kind == "jsonl":
-        columns = jsonl_fields(data, upload.name, encoding=encoding)
-    else:
-        columns = table_columns(data, upload.name, encoding=encoding)
     label = escape_markdown(upload.name)
-    key = f"{role}_columns_{upload.file_id}"
+    role = _UPLOADERS[key]
+    widget = f"{key}_columns_{upload.file_id}"
     if role == "source":
-        chosen = [st.selectbox(f"Column of {label}", columns, format_func=show_controls, key=key,
-                               index=columns.index(_default_columns(columns, role)[0]))]
+        chosen = [st.selectbox(tr("Column of {file}").format(file=label), columns,
+                               format_func=show_controls, key=widget,
+                               index=columns.index(default_columns(columns, role)[0]))]
     else:
-        chosen = st.multiselect(f"Columns of {label} (one {role[:-1]} each)", columns,
-                                format_func=show_controls, key=key,
-                                default=_default_columns(columns, role))
-    doc = st.selectbox(f"Document id column of {label}", ("(none)", *columns),
-                       format_func=show_controls, key=f"{role}_doc_{upload.file_id}")
+        chosen = st.multiselect(tr("Columns of {file} (one {role} each)")
+                                .format(file=label, role=role), columns,
+                                format_func=show_controls, key=widget,
+                                default=default_columns(columns, role))
+    doc = st.selectbox(tr("Document id column of {file}").format(file=label),
+                       ("(none)", *columns), format_func=show_controls,
+                       key=f"{key}_doc_{upload.file_id}")
     return tuple(chosen), None if doc == "(none)" else doc
 
 
-def _read_columns(upload: Any, kind: str, choice: tuple[Any, ...], encoding: str,
-                  ) -> list[tuple[str, TextFile]]:
-    """The chosen columns of a table or JSONL upload, each as (default name, TextFile)."""
-    columns, doc = choice
-    if not columns:
-        raise InputError(f"{upload.name}: choose at least one column to read.")
-    out = []
-    for column in columns:
-        if kind == "jsonl":
-            file = read_any(upload.getvalue(), upload.name, format=kind, field=column,
-                            doc_field=doc, encoding=encoding)
-        else:
-            file = read_any(upload.getvalue(), upload.name, format=kind, column=column,
-                            doc_column=doc, encoding=encoding)
-        name = column if len(columns) > 1 else system_name(upload.name)
-        out.append((name, TextFile(f"{upload.name} [{column}]", file.segments, file.doc_ids,
-                                   file.notes)))
-    return out
-
-
-def _stage(uploads: dict[str, list[Any]], choices: dict[str, tuple[Any, ...]],
-           encoding: str) -> Dataset | str:
-    """Read every upload and assemble a Dataset; a string says what is still missing."""
-    systems: list[tuple[str, TextFile]] = []
-    references: list[TextFile] = []
-    sources: list[TextFile] = []
-    bundled_refs: list[TextFile] = []
-    bundled_source: list[TextFile] = []
-    language = None
-    for role, files in uploads.items():
-        for upload in files:
-            data = upload.getvalue()
-            check_size(data, upload.name, limit_mb=st.get_option("server.maxUploadSize"))
-            kind = detect_format(upload.name, data)
-            if kind == "wmt-xml":
-                docs = read_wmt_xml(data, upload.name)
-                language = docs.target_lang or language
-                found_refs = list(docs.references.values())
-                found_src = [docs.source] if docs.source is not None else []
-                if role == "systems":
-                    systems += list(docs.systems.items())
-                    bundled_refs += found_refs
-                    bundled_source += found_src
-                elif role == "references":
-                    references += found_refs
-                    bundled_source += found_src
-                else:
-                    sources += found_src
-            elif kind in ("tsv", "csv", "jsonl"):
-                read = _read_columns(upload, kind, choices[upload.file_id], encoding)
-                if role == "systems":
-                    systems += read
-                elif role == "references":
-                    references += [file for _, file in read]
-                else:
-                    sources += [file for _, file in read[:1]]
-            else:
-                file = read_any(data, upload.name, format=kind, encoding=encoding)
-                if role == "systems":
-                    systems.append((system_name(upload.name), file))
-                elif role == "references":
-                    references.append(file)
-                else:
-                    sources.append(file)
-    references = references or bundled_refs
-    source = (sources or bundled_source or [None])[0]
-    if systems and not references:
-        return ("System outputs are uploaded; add the reference file(s) to score them. The "
-                "dashboard keeps showing the data loaded before.")
-    if references and not systems:
-        return ("References are uploaded; add the system output file(s) to score them. The "
-                "dashboard keeps showing the data loaded before.")
-    return assemble([file for _, file in systems], references, source,
-                    names=[name for name, _ in systems], label="Uploaded files",
-                    language=language)
-
-
 def upload_section() -> None:
-    """The three uploaders, the encoding choice, column choices; loads when the uploads change."""
+    """The three uploaders, the encoding choice, column choices; loads when the uploads change,
+    through the core's staging (``stage_by_role``, ``assemble_staged``)."""
     limit = st.get_option("server.maxUploadSize")
-    help_text = (f"Plain text (one segment per line), TSV/CSV with a header, JSONL or WMT XML. "
-                 f"Up to {limit} MB per file (server.maxUploadSize).")
+    help_text = tr("Plain text (one segment per line), TSV/CSV with a header, JSONL or WMT XML. "
+                   "Up to {limit} MB per file (server.maxUploadSize).").format(limit=limit)
     uploads = {
-        "systems": st.file_uploader("System outputs", accept_multiple_files=True,
+        "systems": st.file_uploader(tr("System outputs"), accept_multiple_files=True,
                                     key="systems_upload", help=help_text) or [],
-        "references": st.file_uploader("References", accept_multiple_files=True,
+        "references": st.file_uploader(tr("References"), accept_multiple_files=True,
                                        key="references_upload", help=help_text) or [],
     }
-    source = st.file_uploader("Source (optional)", key="source_upload", help=help_text)
+    source = st.file_uploader(tr("Source (optional)"), key="source_upload", help=help_text)
     uploads["source"] = [source] if source is not None else []
-    latin1 = st.checkbox("Read files that are not UTF-8 as Latin-1", key="latin1",
-                         help="Only if a file was refused as not UTF-8 and you know it is "
-                              "Latin-1 (ISO-8859-1).")
+    latin1 = st.checkbox(tr("Read files that are not UTF-8 as Latin-1"), key="latin1",
+                         help=tr("Only if a file was refused as not UTF-8 and you know it is "
+                                 "Latin-1 (ISO-8859-1)."))
     encoding = "latin-1" if latin1 else "utf-8"
-    choices: dict[str, tuple[Any, ...]] = {}
+    given: list[RoleUpload] = []
     try:
-        for role, files in uploads.items():
+        for key, files in uploads.items():
             for upload in files:
-                kind = detect_format(upload.name, upload.getvalue())
-                if kind in ("tsv", "csv", "jsonl"):
-                    choices[upload.file_id] = _choose_columns(upload, role, kind, encoding)
+                columns = table_fields(upload.getvalue(), upload.name, encoding,
+                                       limit_mb=limit)
+                chosen, doc = (None, None) if columns is None else \
+                    _choose_columns(upload, key, columns)
+                given.append(RoleUpload(upload.getvalue(), upload.name, _UPLOADERS[key],
+                                        chosen, doc))
     except InputError as error:
         _session.refuse(error)
         return
-    signature = (tuple((role, f.file_id) for role, files in uploads.items() for f in files),
-                 tuple(sorted(choices.items())), encoding)
+    signature = (tuple((key, f.file_id) for key, files in uploads.items() for f in files),
+                 tuple((g.columns, g.doc_column) for g in given), encoding)
     if signature == st.session_state.get(_state.UPLOADED):
         return
-    if signature[0]:
+    if given:
         try:
-            staged = _stage(uploads, choices, encoding)
+            staged = assemble_staged(stage_by_role(given, encoding, limit_mb=limit))
+        except MissingRoleError as error:
+            _session.say("info", tr("{error} The dashboard keeps showing the data loaded "
+                                    "before.").format(error=error))
         except InputError as error:
             _session.refuse(error)
         else:
-            if isinstance(staged, str):
-                _session.say("info", staged)
-            else:
-                _workspace.load(staged, f"Loaded {len(staged.systems)} system(s) and "
-                                        f"{staged.n_refs} reference(s), {staged.n_segments:,} "
-                                        "segments each, from the uploaded files.")
+            _workspace.load(staged, tr("Loaded {systems} system(s) and {refs} reference(s), "
+                                       "{segments} segments each, from the uploaded files.")
+                            .format(systems=len(staged.systems), refs=staged.n_refs,
+                                    segments=f"{staged.n_segments:,}"))
     # Recorded only once handled: a run interrupted before this (the user uploads again while
     # it reads) leaves the signature unchanged, so the next run handles these files again
     # instead of dropping them.
@@ -242,8 +167,7 @@ ROLE_HELP = ("system: one system's output; reference: a reference translation (s
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _stage_file(name: str, data: bytes, encoding: str, limit_mb: int) -> list[StagedStream]:
-    check_size(data, name, limit_mb=limit_mb)
-    return stage_file(data, name, encoding)
+    return stage_file(data, name, encoding, limit_mb=limit_mb)
 
 
 def _staged(uploads: Sequence[Any], encoding: str) -> tuple[list[StagedStream], list[str]]:

@@ -562,14 +562,23 @@ def sidebar() -> None:
         _saved_list(infos, owned, shared)
 
 
+def _label_parts(info: WorkspaceInfo) -> list[str]:
+    """A saved workspace in the picker: its name, its systems (unless the name says them, as
+    a new workspace's title does) and when it was last saved."""
+    count = ntr("{count} system", "{count} systems", info.n_systems).format(
+        count=info.n_systems)
+    parts = [show_controls(info.name)]
+    if not info.name.endswith(count):
+        parts.append(count)
+    return [*parts, time.strftime("%Y-%m-%d %H:%M", time.localtime(info.updated))]
+
+
 def _saved_list(infos: list[WorkspaceInfo], owned: frozenset[str], shared: bool) -> None:
     """The saved workspaces to open or delete (with a confirmation); others' are view only."""
     state = st.session_state
     workspace_id = current()
-    labels = {info.id: tr("{name} · {count} systems · {updated}").format(
-        name=show_controls(info.name), count=info.n_systems,
-        updated=time.strftime("%Y-%m-%d %H:%M", time.localtime(info.updated)))
-        + ("" if info.id in owned else tr(" · view only")) for info in infos}
+    labels = {info.id: " · ".join(_label_parts(info))
+              + ("" if info.id in owned else tr(" · view only")) for info in infos}
     if state.get("workspace_pick") not in labels:
         state["workspace_pick"] = workspace_id if workspace_id in labels else infos[0].id
     st.sidebar.selectbox(tr("Saved workspaces (everyone's: shared server)") if shared

@@ -42,3 +42,13 @@ def test_concordance_tokenizes_as_bleu():
     assert "⟦mat .⟧" in frame["A"].iloc[0]
     assert frame["A"].iloc[1] == ""
     assert not re.search("[⟦⟧]", frame["A"].iloc[2])
+
+
+def test_marked_html_runs_hebrew_and_arabic_right_to_left():
+    """Each text starts at its own side: Hebrew and Arabic ``dir="rtl"``, English ``ltr``; the
+    mark stays around the same tokens (the markup keeps the text's order)."""
+    hebrew = ["החתול", "ישב", "על", "השטיח"]
+    html = marked_html("ישב על", {"A": hebrew, "reference 1": ["the", "cat"],
+                                  "B": ["القط", "جلس"]})
+    assert re.findall(r'<div class="ngram-text" dir="(rtl|ltr)">', html) == ["rtl", "ltr", "rtl"]
+    assert 'dir="rtl">החתול <mark class="ngram-mark">ישב על</mark> השטיח</div>' in html

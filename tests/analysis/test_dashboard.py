@@ -25,13 +25,7 @@ from bleu.analysis.dashboard import (
 )
 from bleu.errors import InputError, LengthMismatchError
 from bleu.io import TextFile
-from bleu.io.dataset import (
-    assemble,
-    default_tokenizer,
-    guess_target_language,
-    load_folder,
-    system_name,
-)
+from bleu.io.dataset import assemble, load_folder
 from bleu.metrics.base import SignificanceResult
 from bleu.metrics.bleu.score import BLEUOptions
 
@@ -203,20 +197,8 @@ def text_file(name: str, lines: list[str]) -> TextFile:
     return TextFile(name, tuple(lines))
 
 
-def test_system_names_from_wmt_file_names():
-    assert system_name("generaltest2022.en-de.hyp.Online-B.de") == "Online-B"
-    assert system_name("newstest2017.C-3MA.4959.en-de.de") == "newstest2017.C-3MA.4959.en-de"
-    assert system_name("out.txt") == "out"
-
-
-def test_target_language_and_default_tokenizer():
-    assert guess_target_language(["generaltest2022.en-zh.ref.A.zh"], [[]]) == "zh"
-    assert guess_target_language(["ref.ja"], [[]]) == "ja"
-    assert guess_target_language(["ref.txt"], [["これは日本語です。"]]) == "ja"
-    assert guess_target_language(["ref.txt"], [["这是中文句子。"]]) == "zh"
-    assert guess_target_language(["ref.txt"], [["plain English."]]) is None
-    assert [default_tokenizer(x) for x in ("zh", "ja", "de", None)] == ["zh", "char", "13a",
-                                                                        "13a"]
+# system names from file names and the language guess: tests/io/test_names.py and
+# tests/io/test_languages.py
 
 
 def test_assemble_refuses_misaligned_and_missing_files():

@@ -155,3 +155,67 @@ def test_quotes_are_escaped_once() -> None:
     escaped = escape_html("the system's \"output\" & more")
     assert "&#35;" not in escaped
     assert html.unescape(escaped) == "the system's \"output\" & more"
+
+
+# ------------------------------------------------------------------------------ right to left
+
+#: a short Hebrew sentence and a shorter output ("the cat sat on the green mat")
+HEBREW_REF = "החתול ישב על השטיח הירוק"
+HEBREW_HYP = "החתול ישב על השטיח"
+
+
+def _chip_directions(html_text: str) -> list[str]:
+    return re.findall(r'<div class="ngrams" dir="(rtl|ltr)">', html_text)
+
+
+def test_hebrew_chips_are_laid_out_right_to_left_in_the_texts_order():
+    """Every layer of a Hebrew output and reference runs right to left (``dir="rtl"``), the
+    chips in the markup still in the text's order; each chip isolates its own direction."""
+    explanation = bleu.explain(HEBREW_HYP, [HEBREW_REF])
+    html_text = segment_html(explanation)
+    assert _chip_directions(html_text) == ["rtl"] * 8  # 4 orders, output and reference
+    spans = parse(hypothesis_part(html_text)).spans
+    unigrams = [s for s in spans if "n1" in s["classes"]]
+    assert [s["text"] for s in unigrams] == HEBREW_HYP.split()
+    assert [s["pos"] for s in unigrams] == [0, 1, 2, 3]
+    assert html_text.count('dir="auto"') == len(spans) + len(parse(reference_html(
+        explanation, 0)).spans)
+    english = segment_html(bleu.explain("the cat sat", ["the cat sat down"]))
+    assert set(_chip_directions(english)) == {"ltr"}
+    arabic = segment_html(bleu.explain("القط جلس", ["the cat", "القط جلس هنا"]))
+    assert _chip_directions(arabic) == ["rtl"] * 4 + ["ltr"] * 4 + ["rtl"] * 4
+
+
+@pytest.mark.browser
+def test_chromium_draws_hebrew_chips_and_words_right_to_left():
+    """In Chromium: the first unigram chip of a Hebrew output is the rightmost one, and inside
+    a bigram chip the first word stands right of the second (English: the other way)."""
+    from playwright.sync_api import sync_playwright
+
+    measure = """() => [...document.querySelectorAll('.hyp .bleu-layer')].slice(0, 2).map(
+        layer => [...layer.querySelectorAll('.ngram')].map(chip => {
+            const text = chip.firstChild, first = text.data.indexOf(' ');
+            const word = (start, end) => { const r = document.createRange();
+                r.setStart(text, start); r.setEnd(text, end);
+                return r.getBoundingClientRect().left; };
+            return first < 0 ? [chip.getBoundingClientRect().left]
+                : [word(0, first), word(first + 1, text.data.length)]; }))"""
+    hebrew = segment_html(bleu.explain(HEBREW_HYP, [HEBREW_REF]))
+    english = segment_html(bleu.explain("the cat sat on", ["the cat sat on the mat"]))
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"])
+        try:
+            page = browser.new_page()
+            page.set_content(f'<html><body style="width:900px">{hebrew}</body></html>')
+            unigrams, bigrams = page.evaluate(measure)
+            page.set_content(f'<html><body style="width:900px">{english}</body></html>')
+            en_unigrams, en_bigrams = page.evaluate(measure)
+        finally:
+            browser.close()
+    lefts = [left for (left,) in unigrams]
+    assert len(lefts) == 4 and lefts == sorted(lefts, reverse=True)  # first chip at the right
+    assert all(first > second for first, second in bigrams)  # words right to left in a chip
+    en_lefts = [left for (left,) in en_unigrams]
+    assert en_lefts == sorted(en_lefts) and all(a < b for a, b in en_bigrams)

@@ -80,3 +80,43 @@ def test_roles_can_be_corrected_before_loading(at: AppTest) -> None:
     at.button(key="files_commit").click().run()
     assert any("No reference among the files" in plain(e.value) for e in at.error)
     assert at.session_state["dataset"].label.startswith("Sample")
+
+
+def test_the_language_pair_is_shown_editable_and_picks_the_tokenizer(at: AppTest) -> None:
+    """Issue 26: a Chinese target's text loaded under names that say nothing, with U+30FB in
+    its names (as WMT24 ja-zh writes them): guessed zh, so the zh tokenizer, as sacrebleu's
+    ``-l ja-zh``; the pair typed on the Data page re-picks it, and a bad pair is refused."""
+    folder = DATA_DIR / "wmt22_generaltest2022_en-zh"
+    ref = [line.replace("\u00b7", "\u30fb")
+           for line in read_lines(folder / "generaltest2022.en-zh.ref.A.zh")]
+    hyp = read_lines(folder / "generaltest2022.en-zh.hyp.Online-B.zh")
+    at.file_uploader(key="files_upload").set_value([
+        ("system.txt", "\n".join(hyp).encode() + b"\n", "text/plain"),
+        ("reference.txt", "\n".join(ref).encode() + b"\n", "text/plain")]).run()
+    at.button(key="files_commit").click().run()
+    assert not at.exception
+    assert str(at.session_state["dataset"].language_pair) == "?-zh"
+    assert at.session_state["tokenize"] == "zh"
+    assert at.text_input(key="language_pair").value == "?-zh"
+    at.text_input(key="language_pair").set_value("ja-zh").run()
+    assert str(at.session_state["dataset"].language_pair) == "ja-zh"
+    at.text_input(key="language_pair").set_value("en-de").run()
+    assert at.session_state["tokenize"] == "13a"  # the edit re-picked it
+    at.text_input(key="language_pair").set_value("English-German").run()
+    assert any("'English' in 'English-German' is not a language code" in plain(e.value)
+               for e in at.error)
+    assert str(at.session_state["dataset"].language_pair) == "en-de"  # kept
+    at.text_input(key="language_pair").set_value("en-zh").run()
+    at.switch_page("bleu_app/views/dashboard.py").run()
+    frame = next(df.value for df in at.dataframe if "BLEU" in df.value.columns)
+    expected = sacrebleu.corpus_bleu(hyp, [ref], tokenize="zh").score
+    assert dict(zip(frame["system"], frame["BLEU"], strict=True))["system"] == pytest.approx(
+        expected, abs=1e-9)
+
+
+def test_the_loaded_data_is_titled_by_its_test_set(at: AppTest) -> None:
+    names = [f"newstest2021.en-de.hyp.{s}.de" for s in SYSTEMS] + ["newstest2021.en-de.ref.A.de"]
+    drop(at, names)
+    at.button(key="files_commit").click().run()
+    assert at.session_state["dataset"].title == "newstest2021.en-de · 3 systems"
+    assert any("newstest2021.en-de · 3 systems" in plain(c.value) for c in at.caption)

@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import gzip
 import io
+import logging
 import struct
 import zipfile
 import zlib
 from xml.sax.saxutils import escape, quoteattr
 
 import pytest
+import sacrebleu
 from conftest import DATA_DIR, SHARED_DATA, read_lines
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from sacrebleu.dataset.wmt_xml import WMTXMLDataset
 
+import bleu
 from bleu.errors import InputError, LengthMismatchError, ReadError, UnknownOptionError
 from bleu.io import (
     FORMATS,
@@ -629,6 +634,37 @@ def test_looks_tokenized():
     folder = DATA_DIR / "compare-mt_ted_sk-en"
     assert looks_tokenized(read_lines(folder / "ted.sys1.eng"))
     assert not looks_tokenized(read_lines(folder / "ted.sys1.detok.eng"))
+
+
+def _warnings_of(logger: str, call) -> list[str]:
+    """The warnings ``call()`` logs through ``logger`` (a handler of its own: hypothesis
+    runs many examples in one test, so caplog's per-test capture does not fit)."""
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = records.append  # type: ignore[method-assign]
+    logging.getLogger(logger).addHandler(handler)
+    try:
+        call()
+    finally:
+        logging.getLogger(logger).removeHandler(handler)
+    return [record.getMessage() for record in records]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(["a b .", "a b.", "", " .", "x"]), min_size=1, max_size=230))
+@example(["a b ."] * 99)  # sacrebleu's edge: silent; the note's short-file part: tokenized
+@example(["a b ."] * 100)
+@example(["a b ."] * 100 + ["a b."] * 300)
+def test_one_tokenized_rule_whose_first_part_is_sacrebleus_warning(lines: list[str]) -> None:
+    """The data note and BLEU's warning come from one rule (bleu.metrics.bleu.engine): BLEU
+    warns exactly where sacrebleu's corpus_bleu warns, and wherever it does, the note does."""
+    from bleu.metrics.bleu import engine
+
+    assert looks_tokenized is engine.looks_tokenized
+    ours = _warnings_of("bleu", lambda: bleu.corpus_bleu(lines, [lines]))
+    theirs = _warnings_of("sacrebleu", lambda: sacrebleu.corpus_bleu(lines, [lines]))
+    assert bool(ours) == any("tokenized period" in message for message in theirs)
+    assert not ours or looks_tokenized(lines)
 
 
 # --- real data -------------------------------------------------------------------------------

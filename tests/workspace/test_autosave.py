@@ -76,7 +76,7 @@ def test_changing_the_sample_makes_it_the_users_data() -> None:
 
 
 def test_names() -> None:
-    assert new_name(Dataset({"one": SYS_1, "two": SYS_2}, (REF_A, REF_C))) == \
-        "ref.A.de (2 systems)"
-    assert new_name(BASE) == "ref.A.de (1 system)"
+    two = Dataset({"one": SYS_1, "two": SYS_2}, (REF_A, REF_C))
+    assert new_name(two) == two.title and new_name(two).endswith("2 systems")
+    assert new_name(BASE) == BASE.title
     assert copy_name("my evaluation") == "my evaluation (copy)"

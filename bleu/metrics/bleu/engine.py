@@ -409,17 +409,39 @@ def segment_stats_once(references: References, hypotheses: Sequence[str], option
     return stats, layout.n_refs
 
 
+#: sacrebleu's sign of tokenized text: this many lines end in a tokenized period (" .")
+TOKENIZED_PERIOD_LINES = 100
+#: in a file too short to reach that many: at least this many, and half its non-empty lines
+TOKENIZED_PERIOD_LINES_SHORT = 5
+
+
 def tokenized_period_count(hypotheses: Sequence[str]) -> int:
     """How many lines end in a tokenized period (' .'), sacrebleu's sign of tokenized text
     (``str.endswith`` mapped at C speed: half the time of counting in the joined text)."""
     return sum(map(str.endswith, hypotheses, repeat(" .")))
 
 
+def looks_tokenized(lines: Sequence[str], count: int | None = None) -> bool:
+    """The one rule for text that is tokenized already, so BLEU's tokenizer would split it
+    twice: sacrebleu's (``TOKENIZED_PERIOD_LINES`` lines end in ' .'), and, for a file too
+    short to reach that, half its non-empty lines (at least ``TOKENIZED_PERIOD_LINES_SHORT``).
+    ``count``: ``tokenized_period_count(lines)`` where known. BLEU's own warning
+    (``warn_if_tokenized``) is sacrebleu's part alone, as sacrebleu's API and command line
+    warn; the app notes a loaded file by the whole rule."""
+    if count is None:
+        count = tokenized_period_count(lines)
+    if count >= TOKENIZED_PERIOD_LINES:
+        return True
+    non_empty = sum(1 for line in lines if line.strip())
+    return count >= TOKENIZED_PERIOD_LINES_SHORT and 2 * count >= non_empty
+
+
 def warn_if_tokenized(hypotheses: Sequence[str], count: int | None = None) -> None:
-    """sacrebleu's heuristic: 100 or more lines ending in ' .' look tokenized already."""
+    """sacrebleu's warning: ``TOKENIZED_PERIOD_LINES`` or more lines ending in ' .' look
+    tokenized already (the first part of ``looks_tokenized``)."""
     if count is None:
         count = tokenized_period_count(hypotheses)
-    if count >= 100:
+    if count >= TOKENIZED_PERIOD_LINES:
         logger.warning(
             "%d hypothesis lines end in a tokenized period (' .'): the text looks tokenized "
             "already, which lowers BLEU; detokenize it, or pass force=True (--force on the "
