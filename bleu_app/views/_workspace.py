@@ -30,7 +30,7 @@ import streamlit as st
 from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.formatting import COUNT
 from bleu.errors import InputError
-from bleu.i18n import tr
+from bleu.i18n import ntr, tr
 from bleu.io import read_any
 from bleu.io.dataset import Dataset, system_name
 from bleu.io.scores.table import SegmentScores
