@@ -55,6 +55,22 @@ _STREAM_COLUMNS = ("workspace_id", "role", "position", "name", "file_name", "tex
                    "doc_hash", "notes")
 
 
+def _languages(dataset: Dataset) -> str | None:
+    """The ``target_language`` column: the target's code, or ``src-tgt`` where the source's
+    is known too (versions before kept the target alone, read as it is)."""
+    if dataset.source_language and dataset.target_language:
+        return f"{dataset.source_language}-{dataset.target_language}"
+    return dataset.target_language
+
+
+def _read_languages(column: str | None) -> tuple[str | None, str | None]:
+    """(source, target) from the ``target_language`` column."""
+    if column and "-" in column:
+        source, target = column.split("-", 1)
+        return source, target
+    return None, column
+
+
 @dataclass(frozen=True)
 class StoreUsage:
     """How much a database holds: workspaces, distinct texts, and their stored (packed) bytes."""
@@ -244,7 +260,7 @@ class WorkspaceStore:
                 "workspaces", _SAVED_COLUMNS, ("id",),
                 [c for c in _WORKSPACE_COLUMNS if c not in ("id", "created")]),
                 (saved.id, saved.name.strip(), saved.dataset.label,
-                 saved.dataset.target_language, saved.created, saved.updated,
+                 _languages(saved.dataset), saved.created, saved.updated,
                  _json(dict(saved.options)), _json(encode(saved.segment_scores)),
                  _json(list(saved.dataset.notes)), edit_hash(token)))
             self._execute(cursor, "DELETE FROM streams WHERE workspace_id = ?", (saved.id,))
@@ -453,7 +469,8 @@ def _workspace(row: Sequence[Any], streams: Sequence[Sequence[Any]],
             source = file
         else:
             systems[system] = file
-    dataset = Dataset(systems, tuple(references), source, label, language,
-                      tuple(json.loads(notes)))
+    source_language, target_language = _read_languages(language)
+    dataset = Dataset(systems, tuple(references), source, label, target_language,
+                      tuple(json.loads(notes)), source_language=source_language)
     return Workspace(workspace_id, name, dataset, json.loads(options), decode(json.loads(scores)),
                      float(created), float(updated))

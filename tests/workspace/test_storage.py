@@ -215,8 +215,8 @@ def test_damaged_pages_are_found_on_load(tmp_path: Path, wmt17_ref: TextFile) ->
     with sqlite3.connect(path) as connection:
         connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     raw = bytearray(path.read_bytes())
-    middle = len(raw) // 2
-    raw[middle:middle + 20_000] = bytes(20_000)  # zeros over the middle: blob pages
+    quarter = len(raw) // 4
+    raw[quarter:3 * quarter] = bytes(2 * quarter)  # zeros over the middle half: blob pages
     path.write_bytes(bytes(raw))
     with pytest.raises(StorageError, match=r"damaged|malformed"):
         WorkspaceStore(path).load(saved.id)
