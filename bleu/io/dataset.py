@@ -108,7 +108,7 @@ class Dataset:
         if new != old and new in self.systems:
             raise InputError(f"There is already a system called {new!r}; pick another name.")
         systems = {new if name == old else name: file for name, file in self.systems.items()}
-        return replace(self, systems=systems)
+        return replace(self, systems=systems, sample=None)  # changed: the user's data now
 
     @property
     def language_pair(self) -> LanguagePair:
@@ -153,7 +153,7 @@ class Dataset:
         check_aligned([*self.references, file])
         notes = (*(f"{file.name}: {note}" for note in file.notes),
                  *_warnings({name: file}, self.references))
-        return replace(self, systems={**self.systems, name: file}, notes=notes)
+        return replace(self, systems={**self.systems, name: file}, notes=notes, sample=None)
 
     # The source side of ``language_pair`` (the target side is ``target_language``, above).
     source_language: str | None = None

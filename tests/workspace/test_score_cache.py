@@ -54,7 +54,7 @@ def test_a_version_3_database_gains_the_table(location: str) -> None:
     finally:
         connection.close()
     DatabaseScoreCache(location).put(MODEL, SCORES)
-    assert raw_execute(location, "SELECT version FROM schema_version") == [(4,)]
+    assert raw_execute(location, "SELECT version FROM schema_version") == [(5,)]
     assert raw_execute(location, "SELECT COUNT(*) FROM learned_scores") == [(3,)]
     WorkspaceStore(location).list()  # the workspaces are still read as before
 
