@@ -219,28 +219,15 @@ def segment_score_line(name: str, score: float, note: SegmentNote, width: int,
     whatever its sign (sacrebleu's own line drops an interval whose mean is not above 0):
     ``MQM|bs:1000|seed:12345 = -1.0527 (μ = -1.0527 ± 0.0864) (527 of 1002 segments rated,
     higher is better)``, or its JSON."""
-    text = f"{score:.{width}f}"
-    record: dict[str, object] = {"name": name, "score": float(text), "signature": signature}
-    if interval is not None and interval.mean is not None and interval.ci is not None:
-        mean, ci = f"{interval.mean:.{width}f}", f"{interval.ci:.{width}f}"
-        text += f" (μ = {mean} ± {ci})"
-        record.update(confidence_mean=float(mean), confidence_var=float(ci),
-                      confidence=f"μ = {mean} ± {ci}")
-    if score_only:
-        return text
-    if is_json:
-        import json
+    from ..metrics.base import format_score  # numpy: only once a score is printed
 
-        for part in signature.split("|") if signature else ():
-            key, value = part.split(":", 1)
-            record[key] = value
-        record.update(rated_segments=note.rated[0], n_segments=note.n_segments,
-                      higher_is_better=note.higher_is_better, source=note.source)
-        return json.dumps(record, indent=1, ensure_ascii=False)
-    head = f"{name}|{signature}" if signature else name
     rated = tr("({rated} of {total} segments rated, {direction})").format(
         rated=note.rated[0], total=note.n_segments, direction=_direction(note.higher_is_better))
-    return f"{head} = {text} {rated}"
+    return format_score(name, score, width, score_only, signature, is_json, interval=interval,
+                        any_sign=True, note=rated,
+                        fields={"rated_segments": note.rated[0], "n_segments": note.n_segments,
+                                "higher_is_better": note.higher_is_better,
+                                "source": note.source})
 
 
 def single_system_report(lines: Sequence[str], fmt: str) -> str:

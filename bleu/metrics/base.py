@@ -204,13 +204,16 @@ class ScoreText:
 
 def format_score(name: str, score: float, width: int = 2, score_only: bool = False,
                  signature: str = "", is_json: bool = False, verbose: str = "",
-                 interval: SignificanceResult | None = None) -> str:
+                 interval: SignificanceResult | None = None, *, any_sign: bool = False,
+                 note: str = "", fields: Mapping[str, object] | None = None) -> str:
     """A score as sacrebleu prints it: ``NAME|signature = 22.67 (μ = .. ± ..) verbose`` or its
-    JSON (the signature's fields as keys too); the interval appears where its mean is > 0."""
+    JSON (the signature's fields as keys too); the interval appears where its mean is > 0, as
+    in sacrebleu, or whatever its sign with ``any_sign`` (segment scores, often negative).
+    ``note`` ends the text line and ``fields`` the JSON object (ours, not sacrebleu's)."""
     text = f"{score:.{width}f}"
     record: dict[str, object] = {"name": name, "score": float(text), "signature": signature}
     if interval is not None and interval.mean is not None and interval.ci is not None \
-            and interval.mean > 0:
+            and (any_sign or interval.mean > 0):
         mean, ci = f"{interval.mean:.{width}f}", f"{interval.ci:.{width}f}"
         text += f" (μ = {mean} ± {ci})"
         record.update(confidence_mean=float(mean), confidence_var=float(ci),
@@ -223,11 +226,12 @@ def format_score(name: str, score: float, width: int = 2, score_only: bool = Fal
         for part in signature.split("|") if signature else ():
             key, value = part.split(":", 1)
             record[key] = value
+        record.update(fields or {})
         import json  # loaded here: text output (the default) does not need it
 
         return json.dumps(record, indent=1, ensure_ascii=False)
     head = f"{name}|{signature}" if signature else name
-    return f"{head} = {text}" + (f" {verbose}" if verbose else "")
+    return f"{head} = {text}" + "".join(f" {part}" for part in (verbose, note) if part)
 
 
 #: short names of the fields every sacrebleu signature shares
