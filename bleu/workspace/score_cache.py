@@ -1,5 +1,5 @@
 """Learned metrics' segment scores kept in the workspace database (table ``learned_scores``,
-schema version 4), so a model scores each text once for every workspace and session.
+schema version 5), so a model scores each text once for every workspace and session.
 
 The same ScoreCache interface as ``bleu.metrics.learned.MemoryScoreCache``; ``score_cache`` gives
 this one when a database is configured and the memory one otherwise. Each ``put`` is one short
@@ -9,70 +9,27 @@ write transaction (a batch's scores), so a run that is stopped keeps what it fin
 from __future__ import annotations
 
 import os
-import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 from ..metrics.learned.cache import CachedScore, MemoryScoreCache, ScoreCache
-from .dialect import backend_for
-from .errors import StorageError
-from .redaction import redact_location
-from .schema import migrate
+from .store import WorkspaceStore
 
 _CHUNK = 500  # keys per SELECT (SQLite allows 999 parameters in older builds)
 
 
 class DatabaseScoreCache:
-    """A ScoreCache in the workspace database at ``location`` (SQLite path or PostgreSQL URL)."""
+    """A ScoreCache in the workspace database at ``location`` (SQLite path or PostgreSQL URL):
+    its transactions are the workspace store's (schema kept current, errors redacted)."""
 
     def __init__(self, location: str | os.PathLike[str]) -> None:
-        self._location = location
-        self._backend = backend_for(location)
-        self._dialect = self._backend.dialect
-        self._ready = False
-        self._lock = threading.Lock()
+        self._store = WorkspaceStore(location)
+        self._dialect = self._store.dialect
 
-    @contextmanager
-    def _transaction(self, *, write: bool) -> Iterator[Any]:
-        """A cursor in one transaction, the schema brought up to date first (once per cache)."""
-        with self._lock:
-            if not self._ready:
-                with self._connected(write=True) as cursor:
-                    migrate(cursor, self._dialect, "the workspace database")
-                self._ready = True
-        with self._connected(write=write) as cursor:
-            yield cursor
-
-    @contextmanager
-    def _connected(self, *, write: bool) -> Iterator[Any]:
-        errors = self._backend.driver_errors
-        try:
-            connection = self._backend.connect()
-        except errors as error:
-            raise self._fail(error) from None
-        try:
-            cursor = connection.cursor()
-            cursor.execute(self._dialect.begin_write if write else self._dialect.begin_read)
-            if write and self._dialect.write_lock:
-                cursor.execute(self._dialect.write_lock)
-            yield cursor
-            cursor.execute("COMMIT")
-        except BaseException as error:
-            with suppress(*errors):
-                connection.execute("ROLLBACK")
-            if isinstance(error, errors):
-                self._ready = False
-                raise self._fail(error) from None
-            raise
-        finally:
-            connection.close()
-
-    def _fail(self, error: BaseException) -> StorageError:
-        details = redact_location(str(error).strip(), self._location) or "no details"
-        return StorageError(f"The workspace database cannot keep learned scores: "
-                            f"{type(error).__name__}: {details}.")
+    def _transaction(self, *, write: bool) -> AbstractContextManager[Any]:
+        return self._store.transaction("used for learned scores", write=write)
 
     def get(self, model: str, segments: Sequence[str]) -> dict[str, CachedScore]:
         found: dict[str, CachedScore] = {}

@@ -20,13 +20,13 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
 from ..io import TextFile
 from ..io.dataset import Dataset
-from .dialect import backend_for
+from .dialect import Dialect, backend_for
 from .errors import (
     Problem,
     StorageError,
@@ -147,6 +147,16 @@ class WorkspaceStore:
             f"{type(error).__name__}: {details}. Check that it is a BLEU Explorer database "
             "that can be written to, or set BLEU_EXPLORER_DB to another file or postgresql:// "
             "URL.", problem)
+
+    @property
+    def dialect(self) -> Dialect:
+        """The database's SQL dialect (placeholders, upserts), for tables of other modules."""
+        return self._dialect
+
+    def transaction(self, action: str, *, write: bool) -> AbstractContextManager[Any]:
+        """One transaction for another module's table (the learned-score cache): as the store's
+        own, with its errors named by ``action`` ("used for learned scores")."""
+        return self._transaction(action, write=write)
 
     @contextmanager
     def _transaction(self, action: str, *, write: bool) -> Iterator[Any]:
