@@ -211,3 +211,41 @@ def counter_segment_stats(hyp_tokens: Sequence[str], refs_tokens: Sequence[Seque
         totals[len(gram) - 1] += count
         matches[len(gram) - 1] += min(count, best.get(gram, 0))
     return [len(hyp_tokens), ref_len, *matches, *totals]
+
+
+# --- sacrebleu's TER search, run once per session for the same words --------------------------
+
+def _ter_search_limits() -> tuple[int, ...]:
+    """The module constants of sacrebleu's ``lib_ter`` that its result depends on besides the
+    words (tests may patch them): part of the memo's key."""
+    from sacrebleu.metrics import lib_ter
+
+    return (lib_ter._COST_INS, lib_ter._COST_DEL, lib_ter._COST_SUB, lib_ter._MAX_SHIFT_SIZE,
+            lib_ter._MAX_SHIFT_DIST, lib_ter._BEAM_WIDTH, lib_ter._MAX_SHIFT_CANDIDATES)
+
+
+@cache
+def _sacrebleu_edit_rate(words_hyp: tuple[str, ...], words_ref: tuple[str, ...],
+                         limits: tuple[int, ...]) -> tuple[int, int]:
+    from sacrebleu.metrics import lib_ter
+
+    return lib_ter.translation_edit_rate(list(words_hyp), list(words_ref))
+
+
+def sacrebleu_edit_rate_once(words_hyp: Sequence[str], words_ref: Sequence[str],
+                             ) -> tuple[int, int]:
+    """sacrebleu's own ``lib_ter.translation_edit_rate(words_hyp, words_ref)``, computed once
+    per test session: a pure function of the two word lists and lib_ter's limits (the key)."""
+    return _sacrebleu_edit_rate(tuple(words_hyp), tuple(words_ref), _ter_search_limits())
+
+
+@pytest.fixture
+def sacrebleu_ter_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """sacrebleu's TER metric (``corpus_score``, ``sentence_score``, its statistics, PairedTest)
+    takes each hypothesis-reference search from :func:`sacrebleu_edit_rate_once`: the same
+    words searched again (a parameter that changes only our side, a public call after the
+    statistics, another test on the same systems) cost sacrebleu's slow search once. Every
+    number is still sacrebleu's, for exactly those words."""
+    from sacrebleu.metrics import ter
+
+    monkeypatch.setattr(ter, "translation_edit_rate", sacrebleu_edit_rate_once)

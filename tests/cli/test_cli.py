@@ -13,13 +13,16 @@ import gzip
 import io
 import json
 import os
+import pickle
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from conftest import DATA_DIR, read_lines
+from sacrebleu_once import MEMO_VARIABLE
 
 from bleu.cli import command as cli
 
@@ -72,14 +75,54 @@ def _environment(seed: str | None) -> dict[str, str]:
     return env
 
 
+#: sacrebleu's command line, its TER search run once per session (see the file)
+SACREBLEU_ONCE = Path(__file__).with_name("sacrebleu_once.py")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def sacrebleu_ter_memo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The file where this module's sacrebleu runs keep TER searches: the same system against
+    the same reference (most cases here) is searched by sacrebleu once."""
+    path = tmp_path_factory.mktemp("sacrebleu") / "ter-memo.pickle"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(MEMO_VARIABLE, str(path))
+        yield path
+
+
 def sacrebleu(args: list[str], cwd: Path, stdin: str | None = None,
               seed: str | None = None) -> str:
     """What sacrebleu 2.6's command line prints (it must succeed)."""
-    done = subprocess.run([sys.executable, "-m", "sacrebleu", *args], cwd=cwd, input=stdin,
+    done = subprocess.run([sys.executable, str(SACREBLEU_ONCE), *args], cwd=cwd, input=stdin,
                           capture_output=True, text=True, encoding="utf-8", env=_environment(seed),
                           check=False)
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def _memo_size(path: Path) -> int:
+    with path.open("rb") as handle:
+        return len(pickle.load(handle))
+
+
+def test_sacrebleu_with_the_ter_memo_prints_what_sacrebleu_prints(
+        workdir: Path, tmp_path: Path, sacrebleu_ter_memo: Path) -> None:
+    """The memo changes no number: the same output as plain ``python -m sacrebleu``; new
+    pairs are searched and kept, known ones are not searched again."""
+    ref = read_lines(workdir / "refA.de")[:12]
+    hyp = [f"{line} (memo)" for line in read_lines(workdir / "UEdin.de")[:12]]  # new words
+    for name, lines in (("ref.de", ref), ("hyp.de", hyp)):
+        (tmp_path / name).write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    args = ["ref.de", "-i", "hyp.de", "-m", "ter", "-sl"]
+    plain = subprocess.run([sys.executable, "-m", "sacrebleu", *args], cwd=tmp_path,
+                           capture_output=True, text=True, encoding="utf-8",
+                           env={k: v for k, v in _environment(None).items()
+                                if k != MEMO_VARIABLE}, check=True)
+    before = _memo_size(sacrebleu_ter_memo) if sacrebleu_ter_memo.exists() else 0
+    assert sacrebleu(args, tmp_path) == plain.stdout
+    assert _memo_size(sacrebleu_ter_memo) == before + 12
+    saved = sacrebleu_ter_memo.stat().st_mtime_ns
+    assert sacrebleu(args, tmp_path) == plain.stdout
+    assert sacrebleu_ter_memo.stat().st_mtime_ns == saved  # nothing new was searched
 
 
 @pytest.fixture

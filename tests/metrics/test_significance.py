@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 from functools import cache
 from typing import Any
 
@@ -41,6 +42,9 @@ from bleu.analysis.metric_scores import make_metric
 from bleu.errors import InputError, LengthMismatchError, UnknownOptionError
 from bleu.metrics import significance
 from bleu.metrics.bleu.score import BLEUOptions, BLEUScorer
+
+#: sacrebleu's TER searches each hypothesis-reference pair once per session (conftest)
+pytestmark = pytest.mark.usefixtures("sacrebleu_ter_once")
 
 SYSTEMS = ("Facebook-AI", "Online-W", "UEdin", "VolcTrans-GLAT")
 OUR_VERSION = f"bleu-explorer-{bleu.__version__}"
@@ -568,17 +572,29 @@ def test_other_metrics_paired_tests_equal_sacrebleu(name: str, small_blocks: boo
     ours_metric = make_metric(name, references=refs)
     stats = {system: ours_metric.segment_stats(hyps) for system, hyps in systems.items()}
     for method, n, n_conf in (("bs", 300, -1), ("ar", 400, 150)):
-        sacre_metric = _with_refs(SACRE_METRICS[name](), refs)
-        _, scores = PairedTest(list(systems.items()), {name: sacre_metric}, references=None,
-                               test_type=method, n_samples=n, n_ar_confidence=n_conf)()
-        key = next(k for k in scores if k != "System")
-        expected = list(zip(scores["System"], scores[key], strict=True))
+        expected = _sacrebleu_paired_other(name, 100, method, n, n_conf,
+                                           os.environ["SACREBLEU_SEED"])
         if method == "bs":
             ours = bleu.paired_bootstrap_from_stats(stats, ours_metric.scorer, n_samples=n)
         else:
             ours = bleu.paired_ar_from_stats(stats, ours_metric.scorer, n_samples=n,
                                              n_confidence=n_conf)
         _assert_same(ours, expected)
+
+
+@cache
+def _sacrebleu_paired_other(name: str, n_lines: int, method: str, n: int, n_conf: int,
+                            seed: str) -> tuple[tuple[str, Any], ...]:
+    """sacrebleu's PairedTest rows of a chrF or TER on the first ``n_lines`` segments, baseline
+    first: once per session for these arguments (``seed`` is the SACREBLEU_SEED it reads), as
+    the block size varies only our side."""
+    assert os.environ["SACREBLEU_SEED"] == seed
+    systems, refs = _subset(n_lines)
+    sacre_metric = _with_refs(SACRE_METRICS[name](), refs)
+    _, scores = PairedTest(list(systems.items()), {name: sacre_metric}, references=None,
+                           test_type=method, n_samples=n, n_ar_confidence=n_conf)()
+    key = next(k for k in scores if k != "System")
+    return tuple(zip(scores["System"], scores[key], strict=True))
 
 
 def _with_refs(metric: Any, refs: list[list[str]]) -> Any:

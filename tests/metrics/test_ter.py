@@ -5,7 +5,10 @@ Every expected number comes from sacrebleu in the test, or from its recorded out
 corpus and sentence scores, float32 resamples, formatted text, signatures.
 
 sacrebleu's TER is slow (1 to 30 ms per segment and reference on these sets, seconds for a
-sentence of a few hundred words), so what runs is sampled, deterministically:
+sentence of a few hundred words), so its search runs once per session for each pair of word
+lists (conftest's ``sacrebleu_ter_once``: a public call after the statistics, or the same pair
+in another test, takes sacrebleu's own earlier result), and what runs is sampled,
+deterministically:
 
 - tests/data's cut (100 segments per set): every test set, each reference alone and all
   together, one system per combination (rotating through the systems), all 100 segments;
@@ -47,6 +50,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import TER as SacreTER
 from sacrebleu.metrics import lib_ter
+from sacrebleu.metrics import ter as sacre_ter
 from sacrebleu.significance import _bootstrap_resample
 from sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer as SacreTercomTokenizer
 
@@ -69,6 +73,8 @@ OPTION_NAMES = ("normalized", "no_punct", "asian_support", "case_sensitive")
 OPTIONS = [dict(zip(OPTION_NAMES, flags, strict=True))
            for flags in itertools.product((False, True), repeat=4)]
 CUT = DATA_ROOTS[0].values[0]
+#: sacrebleu's TER searches each hypothesis-reference pair once per session (conftest)
+pytestmark = pytest.mark.usefixtures("sacrebleu_ter_once")
 
 
 # ----------------------------------------------------------------------------- the oracle
@@ -122,6 +128,30 @@ def sacrebleu_edits(hyp: list[str], ref: list[str]) -> int:
 def our_edits(hyp: list[str], ref: list[str]) -> int:
     """Our kernel on the same words (through the engine's one-segment path)."""
     return ter_engine.sentence_stats(hyp, [ref])[0]
+
+
+def test_the_session_memo_is_sacrebleus_search_run_once() -> None:
+    """This module's sacrebleu TER takes its searches from conftest's memo: the numbers of
+    sacrebleu's own search, and each pair of word lists searched once per session."""
+    hyps = ["memo a b c d", "memo e f g", "memo a c b"]
+    refs = [["memo a b d c", "memo f e g", "memo x"], ["memo b a", None, "memo a b c"]]
+    searched: list[tuple[list[str], list[str]]] = []
+    original = lib_ter.translation_edit_rate
+
+    def counted(words_hyp: list[str], words_ref: list[str]) -> tuple[int, int]:
+        searched.append((words_hyp, words_ref))
+        return original(words_hyp, words_ref)
+
+    with mock.patch.object(lib_ter, "translation_edit_rate", counted):
+        memoized = SacreTER()._extract_corpus_statistics(hyps, refs)
+        public = SacreTER().corpus_score(hyps, refs)
+        sentence = SacreTER().sentence_score(hyps[0], [refs[0][0], refs[1][0]])
+    assert len(searched) == 5  # 2 + 1 + 2 references, and nothing searched again
+    with mock.patch.object(sacre_ter, "translation_edit_rate", original):
+        assert SacreTER()._extract_corpus_statistics(hyps, refs) == memoized
+        assert SacreTER().corpus_score(hyps, refs).score == public.score
+        assert SacreTER().sentence_score(hyps[0], [refs[0][0], refs[1][0]]).score == (
+            sentence.score)
 
 
 # ----------------------------------------------------------------------------- real test sets
@@ -428,8 +458,9 @@ def test_beam_boundaries() -> None:
             assert our_edits(ref, hyp) == sacrebleu_edits(ref, hyp), (m, n, vocabulary)
 
 
-def _most_candidates(hyp: list[str], ref: list[str]) -> int:
-    """How many shift candidates sacrebleu checked for this pair (its ``_shift`` watched)."""
+def _watched_edits(hyp: list[str], ref: list[str]) -> tuple[int, int]:
+    """sacrebleu's edits for this pair, and how many shift candidates it checked (its
+    ``_shift`` watched, its results passed on unchanged): one search gives both."""
     seen = [0]
     original = lib_ter._shift
 
@@ -439,8 +470,8 @@ def _most_candidates(hyp: list[str], ref: list[str]) -> int:
         return result
 
     with mock.patch.object(lib_ter, "_shift", watched):
-        lib_ter.translation_edit_rate(hyp, ref)
-    return seen[0]
+        edits = sacrebleu_edits(hyp, ref)
+    return edits, seen[0]
 
 
 def test_candidate_limit_stops_the_search() -> None:
@@ -454,8 +485,9 @@ def test_candidate_limit_stops_the_search() -> None:
         for _ in range(20):
             i, j = rng.integers(0, len(hyp), 2)
             hyp[i], hyp[j] = hyp[j], hyp[i]
-        assert _most_candidates(hyp, ref) >= lib_ter._MAX_SHIFT_CANDIDATES, seed
-        assert our_edits(hyp, ref) == sacrebleu_edits(hyp, ref), seed
+        edits, candidates = _watched_edits(hyp, ref)
+        assert candidates >= lib_ter._MAX_SHIFT_CANDIDATES, seed
+        assert our_edits(hyp, ref) == edits, seed
 
 
 def test_long_lines() -> None:
