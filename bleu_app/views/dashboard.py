@@ -163,7 +163,8 @@ if len(systems) > 1:
                                             total=COUNT.text(data.n_segments)))
 
 st.subheader(tr("Charts"))
-shown = dashboard.chart_systems()
+charted = set(dashboard.chart_systems())
+shown = [name for name in systems if name in charted]  # the loaded order: charts sort themselves
 if len(shown) < len(systems):
     st.caption(tr("The charts show the {n} best systems by {metric} (and the baseline) of "
                   "{total}; the tables above list them all.").format(

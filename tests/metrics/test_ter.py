@@ -608,16 +608,16 @@ def test_scores_of_summed_rows() -> None:
     subsets = (rng.random((50, len(stats))) < 0.3).astype(np.float64) @ stats
     rows = np.concatenate((stats, subsets, EDGE_ROWS))
     theirs = SacreTER()
-    assert TER.scorer.scores(rows).tolist() == [
+    assert TER().scorer.scores(rows).tolist() == [
         theirs._compute_score_from_stats(row.tolist()).score for row in rows]
-    assert TER.scorer.scores(rows).tolist() == [
+    assert TER().scorer.scores(rows).tolist() == [
         theirs._compute_score_from_stats(row).score for row in rows]
 
 
 def test_resample_scores_of_float32_rows() -> None:
     rows = np.concatenate((_real_stats()[:50] * 3.7, EDGE_ROWS)).astype(np.float32)
     theirs = SacreTER()
-    assert TER.scorer.resample_scores(rows).tolist() == [
+    assert TER().scorer.resample_scores(rows).tolist() == [
         float(theirs._compute_score_from_stats(row).score) for row in rows]
 
 
@@ -636,8 +636,8 @@ def test_resample_sums_add_as_numpy_does() -> None:
     assert (pairwise != expected[:, 1]).any()  # the order of the additions matters
     with mock.patch.dict(os.environ, {"SACREBLEU_SEED": "12345"}):
         _, scores = _bootstrap_resample(stats.tolist(), SacreTER(), 1000)
-    assert TER.scorer.resample_scores(sums).tolist() == [float(s.score) for s in scores]
-    assert (TER.scorer.resample_sums(stats, indices) == sums).all()
+    assert TER().scorer.resample_scores(sums).tolist() == [float(s.score) for s in scores]
+    assert (TER().scorer.resample_sums(stats, indices) == sums).all()
 
 
 def test_scores_of_approximate_randomization_trials() -> None:
@@ -651,7 +651,7 @@ def test_scores_of_approximate_randomization_trials() -> None:
     selectors = np.random.default_rng(3).integers(2, size=(200, len(baseline)), dtype=bool)
     trials = selectors @ baseline.tolist() + ~selectors @ system.tolist()
     theirs = SacreTER()
-    assert TER.scorer.scores(trials).tolist() == [
+    assert TER().scorer.scores(trials).tolist() == [
         theirs._aggregate_and_compute(x).score for x in trials[:, None]]
 
 
