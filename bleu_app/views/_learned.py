@@ -177,10 +177,12 @@ def _run_panel() -> None:
                       "second run starts where this one stopped."))
 
 
-def _choose() -> Request:
-    metric = st.radio(tr("Learned metric"), METRICS, horizontal=True, key=METRIC)
+def _choose(disabled: bool) -> Request:
+    metric = st.radio(tr("Learned metric"), METRICS, horizontal=True, key=METRIC,
+                      disabled=disabled)
     model = st.text_input(
         tr("Model: a folder, or a Hugging Face name in this machine's cache"), key=MODEL,
+        disabled=disabled,
         placeholder="Unbabel/wmt22-comet-da" if metric == "COMET" else "roberta-large",
         help=tr("COMET: the model's folder (hparams.yaml beside checkpoints/), its "
                 "checkpoints/model.ckpt, or its name in the local Hugging Face cache. "
@@ -190,6 +192,7 @@ def _choose() -> Request:
     if metric == "BERTScore":
         chosen = st.number_input(
             tr("Layer"), min_value=1, max_value=128, value=None, step=1, key=LAYERS,
+            disabled=disabled,
             help=tr("The layer whose embeddings BERTScore compares (bert_score's num_layers). "
                     "Empty: bert_score's tuned layer for the models it names (roberta-large: "
                     "17); other models need one."))
@@ -277,10 +280,11 @@ def section(data: Dataset) -> None:
     if failure:
         st.warning(escape_markdown(tr("Computed scores are kept in memory only (until the "
                                       "server stops): {error}").format(error=failure)))
-    if st.session_state.get(RUN) is not None:
+    running = st.session_state.get(RUN) is not None
+    request = _choose(running)  # drawn during a run too (disabled), so that it keeps its values
+    if running:
         st.fragment(_run_panel, run_every=POLL_SECONDS)()
         return
-    request = _choose()
     scorer = _loaded(request)
     if scorer is None:
         return

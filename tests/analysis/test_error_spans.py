@@ -68,7 +68,7 @@ def test_spans_are_marked_with_their_severity_and_the_text_is_unchanged() -> Non
     read = _read(spans_html(text, spans))
     assert "".join(char for char, _ in read.chars) == text
     marked = {}
-    for position, (char, mark) in enumerate(read.chars):
+    for position, (_, mark) in enumerate(read.chars):
         if mark is not None:
             marked.setdefault(mark, []).append(position)
     assert "".join(text[i] for i in marked["minor"]) == "Katze"

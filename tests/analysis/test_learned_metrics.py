@@ -34,7 +34,8 @@ def test_the_model_is_named_by_its_short_name(given: str, name: str) -> None:
 
 def test_labels_name_the_model_and_bertscores_layer() -> None:
     assert metric_label("COMET", "Unbabel/wmt22-comet-da") == "COMET (wmt22-comet-da)"
-    assert metric_label("BERTScore", "/m/roberta-large", 17) == "BERTScore (roberta-large, layer 17)"
+    assert metric_label("BERTScore", "/m/roberta-large", 17) == \
+        "BERTScore (roberta-large, layer 17)"
 
 
 def _estimate(seconds: float, device: str = "cpu") -> Estimate:
