@@ -49,6 +49,7 @@ LOAD_ERROR = "learned_load_error"  # (Request, message)
 PLAN = "learned_plan"  # (what the plan was made for, Plan)
 RUN = "learned_run"  # the Job in progress
 OUTCOME = "learned_outcome"  # (kind, message) of the last run
+KEPT = "learned_kept"  # widget key -> its last value (given back after another page)
 
 
 @dataclass(frozen=True)
@@ -177,12 +178,22 @@ def _run_panel() -> None:
                       "second run starts where this one stopped."))
 
 
+def _kept(key: str, default: object) -> object:
+    """The last value of widget ``key`` on this page: Streamlit forgets a widget's value when a
+    run of another page does not draw it, so each one is given back as its ``value``."""
+    return st.session_state.get(KEPT, {}).get(key, default)
+
+
+def _keep(**values: object) -> None:
+    st.session_state.setdefault(KEPT, {}).update(values)
+
+
 def _choose(disabled: bool) -> Request:
     metric = st.radio(tr("Learned metric"), METRICS, horizontal=True, key=METRIC,
-                      disabled=disabled)
+                      index=METRICS.index(str(_kept(METRIC, METRICS[0]))), disabled=disabled)
     model = st.text_input(
         tr("Model: a folder, or a Hugging Face name in this machine's cache"), key=MODEL,
-        disabled=disabled,
+        value=str(_kept(MODEL, "")), disabled=disabled,
         placeholder="Unbabel/wmt22-comet-da" if metric == "COMET" else "roberta-large",
         help=tr("COMET: the model's folder (hparams.yaml beside checkpoints/), its "
                 "checkpoints/model.ckpt, or its name in the local Hugging Face cache. "
@@ -191,12 +202,14 @@ def _choose(disabled: bool) -> Request:
     layers = None
     if metric == "BERTScore":
         chosen = st.number_input(
-            tr("Layer"), min_value=1, max_value=128, value=None, step=1, key=LAYERS,
-            disabled=disabled,
+            tr("Layer"), min_value=1, max_value=128, value=_kept(LAYERS, None), step=1,
+            key=LAYERS, disabled=disabled,
             help=tr("The layer whose embeddings BERTScore compares (bert_score's num_layers). "
                     "Empty: bert_score's tuned layer for the models it names (roberta-large: "
                     "17); other models need one."))
         layers = int(chosen) if chosen else None
+        _keep(**{LAYERS: layers})
+    _keep(**{METRIC: metric, MODEL: model})
     return Request(metric, model.strip(), layers)
 
 
@@ -245,9 +258,11 @@ def _use_reference(data: Dataset, request: Request, scorer: Scorer) -> bool | No
         st.caption(tr("Reference-free (quality estimation): the model reads the source and the "
                       "translation only."))
         return False
-    return st.checkbox(tr("Use the reference{first} (else reference-free)").format(first=first),
-                       value=True, key=USE_REFERENCE,
-                       help=tr("This model scores with or without a reference."))
+    use = st.checkbox(tr("Use the reference{first} (else reference-free)").format(first=first),
+                      value=bool(_kept(USE_REFERENCE, True)), key=USE_REFERENCE,
+                      help=tr("This model scores with or without a reference."))
+    _keep(**{USE_REFERENCE: use})
+    return use
 
 
 def _plan(data: Dataset, scorer: Scorer, use_reference: bool) -> Plan:

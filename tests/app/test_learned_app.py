@@ -128,6 +128,26 @@ def test_computing_comet_shows_the_plan_and_adds_a_metric_to_the_dashboard(
         assert float(row[LABEL]) == pytest.approx(system.system_score, abs=5e-5)
 
 
+@pytest.mark.learned
+@pytest.mark.usefixtures("database")
+def test_bertscore_with_a_chosen_layer_is_named_after_it(tiny_models: TinyModels) -> None:
+    from bleu.metrics.learned import BertScoreScorer, score
+
+    at = _app(_data())
+    at.radio(key="learned_metric").set_value("BERTScore").run()
+    at.number_input(key="learned_layers").set_value(1).run()
+    _load(at, tiny_models.encoder, "BERTScore")
+    at.button(key="learned_compute").click().run()
+    _finish(at)
+    assert not at.exception, [e.value for e in at.exception]
+    loaded = at.session_state["segment_scores"]["BERTScore (encoder, layer 1)"]
+    expected = score(BertScoreScorer(tiny_models.encoder, num_layers=1, device="cpu"), SYSTEMS,
+                     references=[REFERENCE_A])
+    for system in expected.systems:
+        assert loaded.scores(system.name).tolist() == pytest.approx(system.scores.tolist(),
+                                                                     abs=1e-6)
+
+
 @pytest.fixture(name="gate")
 def gate_fixture(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     """COMET's batches held after the first until the test opens the gate (then one more)."""
