@@ -26,7 +26,7 @@ from bleu.analysis.learned_metrics import estimate_text, metric_label, plan_text
 from bleu.errors import InputError
 from bleu.i18n import tr
 from bleu.io.dataset import Dataset
-from bleu.metrics.learned import BertScoreScorer, CometScorer, Plan, Scorer, plan
+from bleu.metrics.learned import BertScoreScorer, CometScorer, Plan, Scorer, plan, score
 from bleu.metrics.learned.background import CANCELLED, DONE, WAITING, FallbackScoreCache, LearnedRun
 from bleu.workspace.config import database_location
 from bleu.workspace.score_cache import score_cache
@@ -140,6 +140,39 @@ def collect() -> None:
     else:
         state[OUTCOME] = ("error", tr("{label} failed: {kind}: {error}").format(
             label=job.label, kind=type(run.error).__name__, error=run.error))
+
+
+def needs_model() -> str:
+    """What a page says where a learned metric could be shown and no model is loaded."""
+    return tr("A learned metric (COMET, BERTScore) shows here once a model is loaded under "
+              "Compute a learned metric on Metrics & human scores (the 'learned' extra and a "
+              "model on this machine).")
+
+
+def session_model() -> tuple[str, Scorer] | None:
+    """The model loaded on Metrics & human scores in this session, and the label its scores
+    get; None where none is (a page then says ``needs_model()``). Instant once loaded."""
+    state = st.session_state
+    request = state.get(LOADED)
+    failed = state.get(LOAD_ERROR)
+    if request is None or (failed is not None and failed[0] == request):
+        return None
+    try:
+        scorer = _scorer(request.metric, request.model, request.layers)
+    except InputError:
+        return None
+    return label(request, scorer), scorer
+
+
+def score_sentence(scorer: Scorer, hypothesis: str, references: Sequence[str],
+                   source: str | None = None) -> float:
+    """One translation's score under ``scorer`` (a teaching page's own sentence pair), from the
+    score cache where it was computed before; InputError where the model needs what is not
+    given (COMET: the source), with the core's message."""
+    found = score(scorer, {"sentence": [hypothesis]},
+                  sources=[source] if source is not None else None,
+                  references=[[reference] for reference in references], cache=cache())
+    return float(found.systems[0].scores[0])
 
 
 def _show(kind: str, text: str) -> None:

@@ -286,3 +286,40 @@ def test_without_the_extra_the_page_names_it(monkeypatch: pytest.MonkeyPatch) ->
     at = _load(_app(_data()), "Unbabel/wmt22-comet-da")
     assert escape_markdown("pip install 'bleu-explorer[learned]'") in \
         " ".join(e.value for e in at.error)
+
+
+def _teaching_page() -> None:
+    """What a teaching page does: the session's model, if any, on the user's own sentence pair."""
+    import streamlit as st
+
+    from bleu_app.views import _learned
+
+    found = _learned.session_model()
+    if found is None:
+        st.info(_learned.needs_model())
+    else:
+        label, scorer = found
+        value = _learned.score_sentence(scorer, "Die Katze saß auf der Matte.",
+                                        ["Die Katze sitzt auf der Matte."],
+                                        "The cat sat on the mat.")
+        st.session_state["shown"] = (label, value)
+
+
+@pytest.mark.learned
+@pytest.mark.usefixtures("database")
+def test_a_teaching_page_scores_its_own_sentence_pair_with_the_sessions_model(
+        tiny_models: TinyModels) -> None:
+    from bleu.metrics.learned import CometScorer, score
+    from bleu_app.views._learned import LOADED, Request
+
+    at = AppTest.from_function(_teaching_page, default_timeout=WAIT).run()
+    assert next(i.value for i in at.info).startswith("A learned metric (COMET, BERTScore) shows")
+    at.session_state[LOADED] = Request("COMET", str(tiny_models.comet))
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    label, value = at.session_state["shown"]
+    expected = score(CometScorer(tiny_models.comet, device="cpu"),
+                     {"s": ["Die Katze saß auf der Matte."]},
+                     sources=["The cat sat on the mat."],
+                     references=[["Die Katze sitzt auf der Matte."]])
+    assert label == LABEL and value == pytest.approx(expected.systems[0].scores[0], abs=1e-6)
