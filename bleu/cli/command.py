@@ -60,7 +60,7 @@ METRICS = ("bleu", "chrf", "ter", "comet", "bertscore")
 TEXT_METRICS = ("bleu", "chrf", "ter")
 #: the flags of the learned metrics: with any of them given, ``learned`` checks them
 LEARNED_FLAGS = ("comet_model", "bertscore_model", "bertscore_layers", "source",
-                 "comet_no_reference")
+                 "comet_no_reference")  # each None or False unless given
 #: BLEU's smoothing methods (bleu.metrics.bleu.score.SMOOTH_DEFAULTS, named here so that
 #: ``--help`` needs no numpy)
 SMOOTH_METHODS = ("none", "floor", "add-k", "exp")
@@ -247,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
                          help="The BERTScore model of -m bertscore: a Hugging Face model folder "
                          "or cached name (roberta-large); the score is F1, the best over the "
                          "references.")
-    learned.add_argument("--bertscore-layers", type=int, default=None, metavar="N",
+    learned.add_argument("--bertscore-layers", type=_layer, default=None, metavar="N",
                          help="The layer whose embeddings BERTScore compares (bert_score's "
                          "num_layers; default: bert_score's for the models it names).")
     saved = parser.add_argument_group(
@@ -317,6 +317,17 @@ def _pair(text: str) -> tuple[str, str]:
         raise argparse.ArgumentTypeError(f"expected NAME=VALUE, e.g. Nemo=NVIDIA-NeMo; got "
                                          f"{text!r}")
     return name, value
+
+
+def _layer(text: str) -> int:
+    """``--bertscore-layers``: a layer number, 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a layer number, 1 or more; got {text!r}")
+    return value
 
 
 def _line_limit(text: str) -> int:

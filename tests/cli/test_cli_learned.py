@@ -182,6 +182,15 @@ def test_flags_that_do_not_go_together_are_one_line(folder: Path, given: list[st
     assert message in err
 
 
+def test_a_layer_is_a_number_from_one() -> None:
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), pytest.raises(SystemExit) as exited:
+        cli.main(["ref.A.de", "-i", NAMES[0], "-m", "bertscore", "--bertscore-model", "m",
+                  "--bertscore-layers", "0"])
+    assert exited.value.code == 2 and err.getvalue().count("\n") == 1
+    assert "--bertscore-layers: must be a layer number, 1 or more; got '0'" in err.getvalue()
+
+
 def test_a_source_of_another_length_is_refused(folder: Path) -> None:
     (folder / "short.en").write_text("one line\n", encoding="utf-8")
     status, _, err = run(["ref.A.de", "-i", NAMES[0], "-m", "comet", "--comet-model", "m",
