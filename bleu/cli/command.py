@@ -5,9 +5,10 @@ from ``-m bleu chrf ter``; the output is sacrebleu 2.6's JSON or text (one syste
 lines, or the multi-system table with paired tests). Test-set downloads are refused: BLEU
 Explorer never goes online. Nothing heavy is imported before the arguments are read: ``--help``
 or a bad flag costs a Python start; each metric loads when it is used. ``--scores FILE`` adds a
-segment-score metric (COMET, MQM...: ``scores``, loaded only then). Input is read as a stream
-(``streams``): binary or newline-less input is refused after its first blocks, and a closed or
-terminal stdin is named before any file is read.
+segment-score metric (COMET, MQM...: ``scores``, loaded only then); ``-m comet`` and
+``-m bertscore`` compute one from a model on disk (``learned``, loaded only then). Input is
+read as a stream (``streams``): binary or newline-less input is refused after its first blocks,
+and a closed or terminal stdin is named before any file is read.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from .._version import __version__
-from ..errors import InputError, LengthMismatchError, ReadError
+from ..errors import InputError, LengthMismatchError, MissingModelError, ReadError
 from ..i18n import tr
 from ..metrics.threads import blas_on_one_thread_from_start
 from .inputs import (
@@ -43,14 +44,23 @@ from .output import (
 )
 from .streams import MAX_LINE_CHARS
 
+#: spBLEU's tokenizers (bleu.metrics.tokenizers.SPM_TOKENIZER_NAMES, named here so that
+#: ``--help`` needs nothing more)
+SPM_TOKENIZERS = ("spm", "flores101", "flores200", "spBLEU-1K")
+
 if TYPE_CHECKING:
     from .scores import ScoreMetric
 
 PROG = "bleu-explorer"
 logger = logging.getLogger("bleu.cli")
 
-#: the metrics of ``-m``, by sacrebleu's names
-METRICS = ("bleu", "chrf", "ter")
+#: the metrics of ``-m``, by sacrebleu's names, then the learned ones (``learned``)
+METRICS = ("bleu", "chrf", "ter", "comet", "bertscore")
+#: the text metrics of ``-m``, which sacrebleu computes too
+TEXT_METRICS = ("bleu", "chrf", "ter")
+#: the flags of the learned metrics: with any of them given, ``learned`` checks them
+LEARNED_FLAGS = ("comet_model", "bertscore_model", "bertscore_layers", "source",
+                 "comet_no_reference")  # each None or False unless given
 #: BLEU's smoothing methods (bleu.metrics.bleu.score.SMOOTH_DEFAULTS, named here so that
 #: ``--help`` needs no numpy)
 SMOOTH_METHODS = ("none", "floor", "add-k", "exp")
@@ -131,7 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
         f"file (or stdin) and line (default: {MAX_LINE_CHARS:,} characters; a NUL byte is "
         "refused too). BLEU Explorer's addition: sacrebleu reads any line.")
     add("--metrics", "-m", nargs="+", default=["bleu"], choices=METRICS,
-        help="Metrics to compute: bleu, chrf, ter (default: bleu).")
+        help="Metrics to compute: bleu, chrf, ter (default: bleu); comet and bertscore from a "
+        "model on this machine (BLEU Explorer's addition: see the learned metrics' flags).")
     add("--sentence-level", "-sl", action="store_true", help="Score each sentence.")
     add("--language-pair", "-l", dest="langpair", default=None,
         help="Source-target pair (e.g. en-zh): picks the target language's default tokenizer.")
@@ -141,8 +152,14 @@ def build_parser() -> argparse.ArgumentParser:
     bleu.add_argument("--smooth-value", "-sv", type=float, default=None,
                       help="The smoothing value for floor and add-k (defaults: 0.1 and 1).")
     bleu.add_argument("--tokenize", "-tok", default=None,
-                      help="Tokenizer: none, 13a, intl, zh, char, ja-mecab, ko-mecab "
+                      help="Tokenizer: none, 13a, intl, zh, char, ja-mecab, ko-mecab, and "
+                      "spBLEU's flores101 (spm), flores200, spBLEU-1K with --spm-model "
                       "(default: 13a, or the -l target language's).")
+    bleu.add_argument("--spm-model", default=None, metavar="FILE",
+                      help="The SentencePiece model file of -tok flores101, flores200 or "
+                      "spBLEU-1K (sacrebleu downloads it; BLEU Explorer never does: "
+                      "sacrebleu keeps its copy in ~/.sacrebleu/models). BLEU Explorer's "
+                      "addition.")
     bleu.add_argument("--lowercase", "-lc", action="store_true", help="Case-insensitive BLEU.")
     bleu.add_argument("--force", action="store_true",
                       help="No warning for input that looks tokenized.")
@@ -211,6 +228,28 @@ def build_parser() -> argparse.ArgumentParser:
                         "DA and WMT's negated MQM are not).")
     scored.add_argument("--scores-higher-is-better", action="append", metavar="LABEL",
                         help="The metric LABEL is better when higher, whatever its name says.")
+    learned = parser.add_argument_group(
+        "learned metrics (BLEU Explorer's addition; pip install 'bleu-explorer[learned]')",
+        "COMET and BERTScore computed from a model on this machine (a folder, or a name in the "
+        "Hugging Face cache: nothing is downloaded), on the GPU when torch sees one; scored and "
+        "tested as --scores metrics are. Scores are kept in BLEU_EXPLORER_DB by model and text, "
+        "so each is computed once. Example: bleu-explorer ref.de -i a.de b.de -m bleu comet "
+        "--comet-model Unbabel/wmt22-comet-da --source src.en --paired-bs.")
+    learned.add_argument("--comet-model", default=None, metavar="PATH_OR_NAME",
+                         help="The COMET model of -m comet: its folder (hparams.yaml beside "
+                         "checkpoints/), its checkpoints/model.ckpt, or its Hugging Face name "
+                         "(Unbabel/wmt22-comet-da, Unbabel/XCOMET-XL, a cometkiwi model).")
+    learned.add_argument("--source", default=None, metavar="FILE",
+                         help="The source segments, one a line: COMET reads them.")
+    learned.add_argument("--comet-no-reference", action="store_true",
+                         help="Score without the reference, for a model that can (xCOMET).")
+    learned.add_argument("--bertscore-model", default=None, metavar="PATH_OR_NAME",
+                         help="The BERTScore model of -m bertscore: a Hugging Face model folder "
+                         "or cached name (roberta-large); the score is F1, the best over the "
+                         "references.")
+    learned.add_argument("--bertscore-layers", type=_layer, default=None, metavar="N",
+                         help="The layer whose embeddings BERTScore compares (bert_score's "
+                         "num_layers; default: bert_score's for the models it names).")
     saved = parser.add_argument_group(
         "workspaces", "Saved in BLEU_EXPLORER_DB (an SQLite file or a postgresql:// URL; default: "
         "the user's data folder), shared with the app.")
@@ -280,6 +319,17 @@ def _pair(text: str) -> tuple[str, str]:
     return name, value
 
 
+def _layer(text: str) -> int:
+    """``--bertscore-layers``: a layer number, 1 or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a layer number, 1 or more; got {text!r}")
+    return value
+
+
 def _line_limit(text: str) -> int:
     """``--line-limit``: a whole number of characters, 1 or more."""
     try:
@@ -308,6 +358,15 @@ def _check_flags(args: argparse.Namespace) -> None:
                             args.scores_lower_is_better or args.scores_higher_is_better):
         raise CommandLineError(tr("--scores-alias, --scores-label and the --scores-*-is-better "
                                   "flags describe --scores files; none was given."))
+    if set(args.metrics) & {"comet", "bertscore"} or any(getattr(args, flag) for flag in
+                                                          LEARNED_FLAGS):
+        from .learned import check_flags
+
+        check_flags(args)
+    if args.spm_model is not None and _bleu_options(args)["tokenize"] not in SPM_TOKENIZERS:
+        raise CommandLineError(tr("--spm-model is the SentencePiece model of -tok flores101, "
+                                  "flores200 or spBLEU-1K; -tok is {tokenize}.").format(
+            tokenize=_bleu_options(args)["tokenize"]))
     if args.sentence_level and len(set(args.metrics)) > 1:
         raise CommandLineError("Only one metric can be used with --sentence-level; "
                                f"{len(set(args.metrics))} were given with -m.")
@@ -364,7 +423,7 @@ def _metrics(args: argparse.Namespace, references: Any = None) -> dict[str, Any]
     """The metrics of ``-m`` by sacrebleu's score names, in its order (sorted), references
     processed once; built without references first, bad options fail before files are read."""
     found: dict[str, Any] = {}
-    for name in sorted({metric.upper() for metric in args.metrics}):
+    for name in sorted({metric.upper() for metric in args.metrics if metric in TEXT_METRICS}):
         if name == "BLEU":
             from ..metrics.bleu import BLEU
 
@@ -567,7 +626,27 @@ def run(args: argparse.Namespace, stdin: TextIO | None, out: TextIO) -> None:
     """Score what ``args`` asks for and print it to ``out`` in sacrebleu's shape (``stdin`` is
     None where the process has none)."""
     _check_flags(args)
-    _metrics(args)  # bad options (a tokenizer, a smoothing method...) fail before any file is read
+    if args.spm_model is None:
+        _score(args, stdin, out)
+        return
+    from ..metrics.tokenizers.spm import set_spm_model
+
+    tokenize = str(_bleu_options(args)["tokenize"])
+    set_spm_model(tokenize, args.spm_model)
+    try:
+        _score(args, stdin, out)
+    finally:
+        set_spm_model(tokenize, None)  # a later call in this process sets its own
+
+
+def _score(args: argparse.Namespace, stdin: TextIO | None, out: TextIO) -> None:
+    try:
+        _metrics(args)  # bad options (a tokenizer, a smoothing method...) fail before any read
+    except MissingModelError as error:
+        if _bleu_options(args)["tokenize"] not in SPM_TOKENIZERS:
+            raise
+        raise MissingModelError(tr("{error} Or give the file with --spm-model FILE.").format(
+            error=error)) from None
     _warn_about_language(args)
     if args.input is None and args.workspace is None:
         check_stdin(stdin)  # closed, or a terminal: say so before reading the references
@@ -586,6 +665,7 @@ def run(args: argparse.Namespace, stdin: TextIO | None, out: TextIO) -> None:
     check_lengths(systems, references, ref_names)
     metrics = _metrics(args, references)
     scored: list[ScoreMetric] = []
+    taken = [metric.name for metric in metrics.values()]
     if args.scores:  # read and matched before any metric is computed: a bad file fails fast
         from .scores import score_metrics
 
@@ -593,8 +673,12 @@ def run(args: argparse.Namespace, stdin: TextIO | None, out: TextIO) -> None:
             logger.info(tr("--save-workspace saved the texts and options; the --scores files "
                            "are not saved with them (the app's Metrics & human scores page adds "
                            "them)."))
-        scored = score_metrics(args, [name for name, _ in systems], len(systems[0][1]),
-                               [metric.name for metric in metrics.values()])
+        scored = score_metrics(args, [name for name, _ in systems], len(systems[0][1]), taken)
+    if set(args.metrics) & {"comet", "bertscore"}:
+        from .learned import learned_metrics
+
+        scored = learned_metrics(args, systems, references,
+                                 [*taken, *(found.label for found in scored)]) + scored
     if args.sentence_level:
         _sentence_level(next(iter(metrics.values())), systems[0][1], args, out)
     elif len(systems) == 1:

@@ -14,7 +14,7 @@ import pandas as pd
 import streamlit as st
 
 import bleu
-from bleu.analysis import compare, concordance, highlight
+from bleu.analysis import compare, concordance, error_spans, highlight
 from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.formatting import SMALL_DELTA, metric_delta
 from bleu.analysis.metric_scores import MetricScores
@@ -26,11 +26,12 @@ from bleu.analysis.segments import (
     sentence_scores,
     sentence_table,
 )
+from bleu.i18n import tr
 from bleu.io import TextFile, read_frequencies
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu.explain import Explanation
 from bleu.metrics.bleu.score import BLEUOptions
-from bleu_app.views import _cache, _metrics, _session, _state
+from bleu_app.views import _cache, _metrics, _segment_scores, _session, _state
 
 
 def pair_picker(prefix: str, names: Sequence[str]) -> tuple[str, str]:
@@ -160,7 +161,21 @@ def segment_detail(data: Dataset, a: str, b: str, segment: int, sentence: BLEUOp
             st.markdown(f"**{escape_markdown(name)}**")
             st.markdown(highlight.segment_html(explanation, shown, contrast=other, label=name),
                         unsafe_allow_html=True)
+            _error_spans(data, name, segment)
     whatif(data, list(explained), segment, sentence, shown, key)
+
+
+def _error_spans(data: Dataset, system: str, segment: int) -> None:
+    """The error spans each computed metric (xCOMET) marked on this segment of ``system``."""
+    text = data.systems[system].segments[segment - 1]
+    found = _segment_scores.error_spans(system, segment, text)
+    for label, spans in found:
+        st.markdown(tr("**{label}** error spans: {summary}").format(
+            label=escape_markdown(label), summary=escape_markdown(error_spans.summary(spans))))
+        if spans:
+            st.markdown(error_spans.spans_html(text, spans), unsafe_allow_html=True)
+    if any(spans for _, spans in found):
+        st.markdown(error_spans.legend_html(), unsafe_allow_html=True)
 
 
 def _reset_edit(text_key: str, original: str) -> None:

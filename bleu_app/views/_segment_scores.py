@@ -4,7 +4,10 @@ Metrics & human scores page, the MQM sample, a saved workspace's) as metrics bes
 ``st.session_state[_state.SEGMENT_SCORES]`` maps each label to its ``SegmentScores`` as read
 (the file's system names); ``[_state.ALIASES]`` maps a label to its renamings (file name ->
 loaded name). They are matched to the loaded systems on use, and become ``MetricScores`` that
-every page shows and tests as it does BLEU.
+every page shows and tests as it does BLEU. A learned metric computed here (``_learned``) is one
+more set; where its model marks error spans (xCOMET), ``[SPANS]`` keeps them beside the scores,
+with the texts they were marked on (workspaces keep the scores, not the spans: a rerun of the
+model takes them from the score cache).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from bleu.i18n import tr
 from bleu.io.dataset import Dataset, load_folder
 from bleu.io.scores.read import Matching, match_systems, read_scores
 from bleu.io.scores.table import SegmentScores
+from bleu.metrics.learned.results import ErrorSpan
 from bleu_app.views import _cache, _session, _state, _workspace
 
 MQM_SAMPLE_DIR = _session.SAMPLE_DIR / "wmt21_en-de_mqm"
@@ -27,10 +31,19 @@ MQM_SAMPLE_LABEL = "Sample: WMT21 newstest2021 English→German with Google MQM 
 MQM_FILE = "mqm_newstest2021_ende.avg_seg_scores.tsv"
 #: the MQM sample's name (``Dataset.sample``; ``?sample=`` in a link)
 MQM_SAMPLE = "wmt21-en-de-mqm"
+#: label -> {system: (its texts, the error spans of each segment)}
+SPANS = "segment_score_spans"
+
+#: one system's error spans: the texts the model read, and each segment's spans
+SystemSpans = tuple[tuple[str, ...], tuple[tuple[ErrorSpan, ...], ...]]
 
 
 def loaded() -> dict[str, SegmentScores]:
-    """Every segment-score set of the session, by label, as read."""
+    """Every segment-score set of the session, by label, as read (a learned metric whose run
+    has ended since the last look is added first)."""
+    from bleu_app.views import _learned  # it adds through this module
+
+    _learned.collect()
     return st.session_state.setdefault(_state.SEGMENT_SCORES, {})
 
 
@@ -41,18 +54,40 @@ def _free_label(scores: SegmentScores) -> str:
     return tr("{label} ({source})").format(label=scores.label, source=scores.source)
 
 
-def add(scores: SegmentScores, aliases: dict[str, str] | None = None) -> str:
-    """Load ``scores`` (a set with the same label is replaced: a newer file of that metric);
-    returns the label they are shown under."""
+def add(scores: SegmentScores, aliases: dict[str, str] | None = None,
+        spans: dict[str, SystemSpans] | None = None) -> str:
+    """Load ``scores`` (a set with the same label is replaced: a newer file of that metric),
+    with the error spans its model marked, if any; returns the label they are shown under."""
     label = _free_label(scores)
     loaded()[label] = replace(scores, label=label)
     st.session_state.setdefault(_state.ALIASES, {})[label] = dict(aliases or {})
+    kept = st.session_state.setdefault(SPANS, {})
+    kept.pop(label, None)
+    if spans:
+        kept[label] = dict(spans)
     return label
 
 
 def remove(label: str) -> None:
     loaded().pop(label, None)
     st.session_state.setdefault(_state.ALIASES, {}).pop(label, None)
+    st.session_state.setdefault(SPANS, {}).pop(label, None)
+
+
+def error_spans(system: str, segment: int, text: str) -> list[tuple[str, tuple[ErrorSpan, ...]]]:
+    """(label, spans) of each loaded metric that marked spans on segment ``segment`` (1-based)
+    of ``system``, where that segment still reads ``text`` (spans belong to the text)."""
+    found = []
+    sets = loaded()
+    for label, by_system in st.session_state.get(SPANS, {}).items():
+        renamed = {loaded_name: name for name, loaded_name in aliases(label).items()}
+        marked = by_system.get(renamed.get(system, system))
+        if label not in sets or marked is None or not 1 <= segment <= len(marked[0]):
+            continue
+        texts, spans = marked
+        if texts[segment - 1] == text:
+            found.append((label, spans[segment - 1]))
+    return found
 
 
 def set_direction(label: str, higher_is_better: bool) -> None:

@@ -13,7 +13,16 @@ from bleu.errors import InputError
 from bleu.i18n import tr
 from bleu.io.scores.mqm import MQM_ALIASES
 from bleu.io.scores.read import Matching, parse_score_files, suggest_aliases
-from bleu_app.views import _charts, _explore, _metrics, _segment_scores, _session, _state, _tables
+from bleu_app.views import (
+    _charts,
+    _explore,
+    _learned,
+    _metrics,
+    _segment_scores,
+    _session,
+    _state,
+    _tables,
+)
 
 NOT_LOADED = "(leave out)"
 #: below this many systems a system-level correlation gets a caveat
@@ -30,8 +39,9 @@ st.caption(tr(
     "Segment scores from any metric or human judgment become metrics beside BLEU on every page "
     "(dashboard, all pairs, Compare, Sentences, exports), tested the same way. Accepted: "
     "{formats}. Segment ids are 1-based line numbers; `None` or an empty cell means not rated. "
-    "Nothing is downloaded: scores from models (COMET, BLEURT) are computed elsewhere and "
-    "uploaded here.").format(formats=FORMATS))
+    "Nothing is downloaded: COMET and BERTScore are computed below from a model on this "
+    "machine; other models' scores (BLEURT, MetricX) are computed elsewhere and uploaded "
+    "here.").format(formats=FORMATS))
 st.button(tr("Load the WMT21 en-de sample with its MQM scores"), key="load_mqm_sample",
           on_click=_segment_scores.load_mqm_sample)
 
@@ -53,6 +63,8 @@ if uploads and st.session_state.get(_state.SCORES_FILE) != signature:
 if st.session_state.get(_state.SCORES_ERROR):
     st.error(escape_markdown(tr("{error} The scores loaded before (if any) are kept.").format(
         error=st.session_state[_state.SCORES_ERROR])))
+
+_learned.section(data)
 
 loaded = _segment_scores.loaded()
 loaded_systems = list(data.systems)

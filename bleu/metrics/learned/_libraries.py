@@ -8,6 +8,7 @@ inside COMET, BERTScore or transformers reaches the network even where it does n
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import warnings
@@ -30,8 +31,12 @@ def go_offline() -> None:
 
 def load(module: str, metric: str) -> ModuleType:
     """``module`` (``comet``, ``bert_score``, ``torch``...), or MissingExtraError naming the
-    extra; the libraries' import-time deprecation warnings are not the user's business."""
+    extra; the libraries' import-time deprecation warnings are not the user's business, and
+    the root logger is left as it was (COMET's import calls ``logging.basicConfig``, which made
+    every message of the command line print twice)."""
     go_offline()
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -41,6 +46,11 @@ def load(module: str, metric: str) -> ModuleType:
             "{metric} needs the 'learned' extra, which is not installed: {command} "
             "(missing module: {module})."
         ).format(metric=metric, command=EXTRA_COMMAND, module=error.name or module)) from error
+    finally:
+        for handler in root.handlers[:]:
+            if handler not in handlers:
+                root.removeHandler(handler)
+        root.setLevel(level)
 
 
 def library_version(distribution: str) -> str:

@@ -70,11 +70,12 @@ class LearnedScores:
                 return system
         raise KeyError(name)
 
-    def to_segment_scores(self) -> SegmentScores:
-        """The scores as a segment-score metric, tested for significance like any other."""
+    def to_segment_scores(self, label: str | None = None) -> SegmentScores:
+        """The scores as a segment-score metric, tested for significance like any other, under
+        ``label`` (default: ``self.label``)."""
         from ...io.scores.table import SegmentScores
 
         matrix = np.vstack([system.scores for system in self.systems])
         matrix.setflags(write=False)
-        return SegmentScores(self.label, tuple(s.name for s in self.systems), matrix,
+        return SegmentScores(label or self.label, tuple(s.name for s in self.systems), matrix,
                              source=self.model_path, higher_is_better=True)

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import REPO
 
+#: the repository (not conftest's REPO: this module is imported from the browser tests too,
+#: where ``conftest`` is tests/browser/conftest.py)
+REPO = Path(__file__).resolve().parents[3]
 os.environ["HF_HUB_OFFLINE"] = "1"  # as the code under test has it: a test never downloads
 
 SAMPLE = REPO / "sample_data"

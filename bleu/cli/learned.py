@@ -1,0 +1,161 @@
+"""The command line's learned metrics, ``-m comet`` and ``-m bertscore``: computed from a model on
+this machine (``bleu.metrics.learned``; never downloaded), cached in the workspace database by
+model and text (so a second run, or the app, takes them from there), then scored and tested as a
+``--scores`` metric is (``scores.matched_metric``: rows, confidence intervals and paired tests
+on segment scores). Loaded only when one is asked for; the libraries load when a model does.
+
+The plan (segments to compute, those cached, the estimated time and device) is logged before
+the first batch; a progress line follows on stderr when it is a terminal. Interrupted (Ctrl+C),
+a run keeps its finished batches in the cache.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from ..analysis.learned_metrics import metric_label, plan_text, progress_text
+from ..i18n import tr
+from ..metrics.learned import Plan, Progress, ProgressCallback, Scorer, score
+from ..metrics.learned.background import FallbackScoreCache
+from ..workspace.config import database_location
+from ..workspace.score_cache import score_cache
+from .inputs import CommandLineError, paired_test_asked, read_segments
+from .scores import ScoreMetric, check_pairs, matched_metric
+
+logger = logging.getLogger("bleu.cli")
+
+#: the learned metrics of ``-m``, and the flag that names each one's model
+LEARNED_METRICS = {"comet": "--comet-model", "bertscore": "--bertscore-model"}
+#: how the metrics are called in labels and messages
+NAMES = {"comet": "COMET", "bertscore": "BERTScore"}
+PROG = "bleu-explorer"
+#: exit status after Ctrl+C, as a shell reports a process ended by SIGINT
+INTERRUPTED = 130
+
+
+def asked(args: argparse.Namespace) -> list[str]:
+    """The learned metrics of ``-m``, in the order given (each once)."""
+    return [metric for metric in dict.fromkeys(args.metrics) if metric in LEARNED_METRICS]
+
+
+def check_flags(args: argparse.Namespace) -> None:
+    """Each learned metric has its model, each model flag its metric; no ``--sentence-level``."""
+    metrics = asked(args)
+    models = {"comet": args.comet_model, "bertscore": args.bertscore_model}
+    for metric, flag in LEARNED_METRICS.items():
+        if metric in metrics and not models[metric]:
+            raise CommandLineError(tr(
+                "-m {metric} needs its model: {flag} PATH_OR_NAME (a folder, or a name in the "
+                "Hugging Face cache; nothing is downloaded).").format(metric=metric, flag=flag))
+        if models[metric] and metric not in metrics:
+            raise CommandLineError(tr("{flag} is for -m {metric}, which is not asked for; add "
+                                      "{metric} to -m.").format(flag=flag, metric=metric))
+    if args.bertscore_layers is not None and "bertscore" not in metrics:
+        raise CommandLineError(tr("--bertscore-layers is for -m bertscore, which is not asked "
+                                  "for."))
+    for flag, given in (("--source", args.source), ("--comet-no-reference",
+                                                    args.comet_no_reference)):
+        if given and "comet" not in metrics:
+            raise CommandLineError(tr("{flag} is read by -m comet only, which is not asked "
+                                      "for.").format(flag=flag))
+    if metrics and args.sentence_level:
+        raise CommandLineError(tr("-m {metric} is not available with --sentence-level: its "
+                                  "segment scores are in the table's paired tests and "
+                                  "confidence intervals.").format(metric=metrics[0]))
+
+
+def _scorer(metric: str, args: argparse.Namespace) -> tuple[Scorer, str]:
+    """The model loaded (the slow part), and the label its scores are shown under."""
+    from ..metrics.learned import BertScoreScorer, CometScorer
+
+    model = args.comet_model if metric == "comet" else args.bertscore_model
+    logger.info(tr("Loading the {metric} model {model}…").format(metric=NAMES[metric],
+                                                                 model=model))
+    if metric == "comet":
+        scorer: Scorer = CometScorer(model)
+        return scorer, metric_label(NAMES[metric], model)
+    scorer = BertScoreScorer(model, num_layers=args.bertscore_layers)
+    return scorer, metric_label(NAMES[metric], model, scorer.num_layers)  # type: ignore[attr-defined]
+
+
+def terminal_progress(label: str, stream: TextIO, quiet: bool) -> ProgressCallback:
+    """The plan logged at the first report; on a terminal, a progress line rewritten after
+    each batch (and ended with a line break at the last)."""
+    on_terminal = not quiet and stream.isatty()
+    planned: list[bool] = []
+
+    def report(progress: Progress) -> None:
+        if not planned:
+            planned.append(True)
+            logger.info(tr("{label}: {plan}").format(label=label, plan=plan_text(Plan(
+                progress.total, progress.cached, progress.estimate), _gpu_name())))
+        if on_terminal and progress.total:
+            end = "\n" if progress.done >= progress.total else ""
+            print(f"\r{PROG}: {label}: {progress_text(progress)}", end=end, file=stream,
+                  flush=True)
+    return report
+
+
+def _gpu_name() -> str | None:
+    torch = sys.modules.get("torch")
+    if torch is None or not torch.cuda.is_available():
+        return None
+    return str(torch.cuda.get_device_name(0))
+
+
+def _source(args: argparse.Namespace, n_segments: int) -> list[str]:
+    if not args.source:
+        raise CommandLineError(tr("-m comet reads the source segments: give them with --source "
+                                  "FILE (one segment a line, as the references)."))
+    sources = read_segments(args.source, args.encoding, args.line_limit)
+    if len(sources) != n_segments:
+        raise CommandLineError(tr("{path} has {found} lines, but the systems have {expected}; "
+                                  "--source needs one line per segment.").format(
+            path=args.source, found=len(sources), expected=n_segments))
+    return sources
+
+
+def learned_metrics(args: argparse.Namespace, systems: Sequence[tuple[str, Sequence[str]]],
+                    references: Sequence[Sequence[str]], taken: Sequence[str],
+                    ) -> list[ScoreMetric]:
+    """Every learned metric of ``-m`` for ``systems`` (the command line's names, in order),
+    computed (or taken from the cache) and matched as a ``--scores`` metric; ``taken`` are the
+    labels of the table's other columns."""
+    metrics = asked(args)
+    if not metrics:
+        return []
+    names = [name for name, _ in systems]
+    n_segments = len(systems[0][1])
+    sources = _source(args, n_segments) if "comet" in metrics else None
+    cache = FallbackScoreCache(score_cache(database_location()))
+    found = []
+    for metric in metrics:
+        scorer, label = _scorer(metric, args)
+        if label in taken:
+            raise CommandLineError(tr("{label} is also the name of a --scores metric; name "
+                                      "that file's scores with --scores-label.").format(
+                label=label))
+        streams = [] if metric == "comet" and args.comet_no_reference else references
+        try:
+            result = score(scorer, dict(systems), sources=sources, references=streams,
+                           cache=cache, progress=terminal_progress(label, sys.stderr,
+                                                                   args.quiet))
+        except KeyboardInterrupt:
+            print(file=sys.stderr)
+            logger.warning(tr("{label}: interrupted; the batches finished are kept in the "
+                              "cache, and the next run starts from there.").format(label=label))
+            raise SystemExit(INTERRUPTED) from None
+        logger.info(tr("{label}: {computed} segments computed, {cached} taken from the "
+                       "cache.").format(label=label, computed=result.computed,
+                                        cached=result.cached))
+        found.append(matched_metric(result.to_segment_scores(label), names, {}, n_segments))
+        if paired_test_asked(args):
+            check_pairs(found[-1], names)
+    if cache.failure:
+        logger.warning(tr("The scores were not kept for the next run: {error}").format(
+            error=cache.failure))
+    return found
