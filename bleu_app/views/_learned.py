@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown
-from bleu.analysis.formatting import COUNT
+from bleu.analysis.formatting import COUNT, UNIT_SCORE
 from bleu.analysis.learned_metrics import estimate_text, metric_label, plan_text, progress_text
 from bleu.errors import InputError
 from bleu.i18n import tr
@@ -349,3 +349,24 @@ def section(data: Dataset) -> None:
     st.button(tr("Compute {label}").format(label=escape_markdown(label(request, scorer))),
               key=COMPUTE, type="primary", on_click=_start,
               args=(request, scorer, data, use_reference))
+
+
+def pair_score(hypothesis: str, references: Sequence[str], source: str | None = None) -> None:
+    """A teaching page's own sentence pair under the session's learned model, beside BLEU (it
+    reacts to a negation, a synonym, a reordering where BLEU counts words); without a model,
+    what is needed."""
+    found = session_model()
+    if found is None:
+        st.caption(needs_model())
+        return
+    name, scorer = found
+    if not hypothesis.strip() or not references:
+        return
+    try:
+        value = score_sentence(scorer, hypothesis, references, source)
+    except InputError as error:
+        st.caption(escape_markdown(str(error)))
+        return
+    st.metric(escape_markdown(name), UNIT_SCORE.text(value),
+              help=tr("The learned metric loaded on Metrics & human scores, on this pair "
+                      "(higher is better; its scale is the model's, not BLEU's 0-100)."))

@@ -33,6 +33,7 @@ from bleu_app.views import (
     _charts,
     _classroom,
     _example_link,
+    _learned,
     _metrics,
     _segment_scores,
     _session,
@@ -175,6 +176,7 @@ def own_pair(opts: BLEUOptions, synonyms: bool) -> None:
                                       "sidebar's).").format(
             stages=", ".join(scores.meteor_stages), tokenize=scores.tokenize)))
         show_signatures(scores.signatures)
+        _learned.pair_score(hypothesis, references)
 
 
 def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> None:

@@ -45,6 +45,7 @@ from bleu_app.views import (
     _classroom,
     _example_link,
     _exercise_ui,
+    _learned,
     _session,
     _state,
     _steps_ui,
@@ -338,6 +339,7 @@ else:
             explain(walk, candidate, references, common, bool(state.get(CUSTOM)), method,
                     value, effective, weights)
     with bottom:
+        _learned.pair_score(candidate, references)
         downloads(walk, candidate, references)
 _example_link.share_box(FIELDS)
 _example_link.save(FIELDS)

@@ -323,3 +323,44 @@ def test_a_teaching_page_scores_its_own_sentence_pair_with_the_sessions_model(
                      sources=["The cat sat on the mat."],
                      references=[["Die Katze sitzt auf der Matte."]])
     assert label == LABEL and value == pytest.approx(expected.systems[0].scores[0], abs=1e-6)
+
+
+@pytest.mark.parametrize(("page", "typed"), [
+    ("bleu_app/views/how_bleu_works.py", {"teach_candidate": "the cat sat on the mat"}),
+    ("bleu_app/views/blind_spots.py", {"blind_hyp": "the cat sat", "blind_refs": "a cat sat"})])
+def test_the_teaching_pages_say_what_a_learned_metric_needs(page: str,
+                                                            typed: dict[str, str]) -> None:
+    """Without a loaded model, How BLEU works and Blind spots say what would show a learned
+    metric beside BLEU on the user's own pair (runs in both environments)."""
+    at = AppTest.from_file(str(APP), default_timeout=WAIT).run()
+    at.switch_page(page).run()
+    for key, text in typed.items():
+        at.text_area(key=key).set_value(text)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("A learned metric (COMET, BERTScore) shows here" in c.value for c in at.caption)
+
+
+@pytest.mark.learned
+@pytest.mark.usefixtures("database")
+def test_how_bleu_works_shows_the_sessions_model_beside_bleu(tiny_models: TinyModels) -> None:
+    """With a model loaded, the teaching page's own pair gets its score beside BLEU (BERTScore:
+    the page has no source), equal to the core's; COMET, which reads the source, says so."""
+    from bleu.metrics.learned import BertScoreScorer, score
+    from bleu_app.views._learned import LOADED, Request
+
+    at = AppTest.from_file(str(APP), default_timeout=WAIT).run()
+    at.switch_page("bleu_app/views/how_bleu_works.py").run()
+    at.text_area(key="teach_candidate").set_value("Die Katze saß auf der Matte.")
+    at.text_area(key="teach_references").set_value("Die Katze sitzt auf der Matte.")
+    at.session_state[LOADED] = Request("COMET", str(tiny_models.comet))
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any("source" in c.value for c in at.caption)  # reference-based COMET reads the source
+    at.session_state[LOADED] = Request("BERTScore", str(tiny_models.encoder), 1)
+    at.run()
+    [shown] = [m for m in at.metric if m.label.startswith("BERTScore")]
+    expected = score(BertScoreScorer(tiny_models.encoder, num_layers=1, device="cpu"),
+                     {"s": ["Die Katze saß auf der Matte."]},
+                     references=[["Die Katze sitzt auf der Matte."]])
+    assert float(shown.value) == pytest.approx(expected.systems[0].scores[0], abs=5e-5)
