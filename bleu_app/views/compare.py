@@ -5,7 +5,7 @@ import streamlit as st
 
 from bleu.analysis import compare
 from bleu.analysis.concordance import CONTEXT, concordance
-from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.formatting import COUNT, DELTA, P_VALUE, SCORE, Column
 from bleu.analysis.ranking import ALPHA
 from bleu.analysis.segments import bleu_column
@@ -64,6 +64,7 @@ _explore.resample_note()
 st.subheader(tr("Segments that decide the comparison"))
 tested = {test.metric: test for test in tests}
 deciding_metric = st.selectbox(tr("By"), list(tested), key="deciding_metric",
+                               format_func=show_controls,
                                help=tr("The metric whose corpus score the segments move."))
 metric_scores = _metrics.scores(data, deciding_metric)
 st.caption(escape_markdown(tr(
@@ -143,7 +144,8 @@ analysis = left.selectbox(tr("Analysis"), ("reference length", "length differenc
                           key="bucket_analysis")
 bucket_metric = "BLEU"
 if analysis != "word frequency":
-    bucket_metric = right.selectbox(tr("Scored by"), list(tested), key="bucket_metric")
+    bucket_metric = right.selectbox(tr("Scored by"), list(tested),
+                                    format_func=show_controls, key="bucket_metric")
 frequency_file = None
 if analysis == "word frequency":
     upload = st.file_uploader(

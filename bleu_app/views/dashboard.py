@@ -19,7 +19,7 @@ from bleu.analysis.dashboard import (
     table_csv,
     table_latex,
 )
-from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.formatting import COUNT, SCORE, Column
 from bleu.analysis.ranking import METHODS, min_samples
 from bleu.charts.report import html_report
@@ -42,8 +42,8 @@ order = options.max_ngram_order
 
 st.subheader(tr("Scores"))
 if len(names) > 1:
-    st.selectbox(tr("Rank by"), names, index=_state.kept_index(_state.RANKING, names, "BLEU"),
-                 key=_state.RANKING,
+    st.selectbox(tr("Rank by"), names, format_func=show_controls,
+                 index=_state.kept_index(_state.RANKING, names, "BLEU"), key=_state.RANKING,
                  help=tr("The metric whose clusters give the rank and whose scores order the "
                          "systems; every metric's own rank is beside its score."))
     _tables.show(summary_table(dashboard), summary_columns(dashboard), key="results_summary")
@@ -110,7 +110,8 @@ downloads[3].download_button(
 if len(systems) > 1:
     st.subheader(tr("All pairs"))
     left, right = st.columns(2)
-    metric = left.selectbox(tr("Metric"), names, key="pairs_metric")
+    metric = left.selectbox(tr("Metric"), names, format_func=show_controls,
+                           key="pairs_metric")
     method = right.radio(tr("Test"), list(METHODS), format_func=METHODS.get, horizontal=True,
                          key="pairs_method")
     compared = None

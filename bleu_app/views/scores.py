@@ -69,11 +69,10 @@ _learned.section(data)
 loaded = _segment_scores.loaded()
 loaded_systems = list(data.systems)
 for label, scores in list(loaded.items()):
-    with st.expander(tr("{label} from {source}: {systems} systems, {rated} rated (system, "
-                        "segment) pairs").format(label=label, source=scores.source,
-                                                 systems=len(scores.systems),
-                                                 rated=COUNT.text(scores.rated())),
-                     expanded=False):
+    with st.expander(escape_markdown(tr(
+            "{label} from {source}: {systems} systems, {rated} rated (system, segment) pairs"
+    ).format(label=label, source=scores.source, systems=len(scores.systems),
+             rated=COUNT.text(scores.rated()))), expanded=False):
         direction = st.radio(
             tr("Better scores are"), (tr("higher"), tr("lower")), horizontal=True,
             index=0 if scores.higher_is_better else 1, key=f"direction_{label}",
@@ -101,7 +100,8 @@ for label, scores in list(loaded.items()):
                 st.warning(escape_markdown(matched.message()))
         else:
             st.error(escape_markdown(matched))
-        st.button(tr("Remove {label}").format(label=label), key=f"remove_{label}",
+        st.button(escape_markdown(tr("Remove {label}").format(label=label)),
+                  key=f"remove_{label}",
                   on_click=_segment_scores.remove, args=(label,))
 
 labels = _segment_scores.labels(data)
@@ -111,6 +111,7 @@ if not labels:
 else:
     st.subheader(tr("Correlations"))
     human = st.selectbox(tr("Correlate with"), labels, key="correlations_with",
+                         format_func=show_controls,
                          index=len(labels) - 1,
                          help=tr("The scores the other metrics are measured against: usually "
                                  "human judgments (MQM, DA)."))
@@ -189,7 +190,8 @@ else:
 
     st.subheader(escape_markdown(tr("{human} against a sentence-level metric").format(
         human=human)))
-    metric = st.selectbox(tr("Metric"), list(sentence), key="scores_metric")
+    metric = st.selectbox(tr("Metric"), list(sentence), format_func=show_controls,
+                          key="scores_metric")
     _charts.show(st, charts.external_scatter_chart(
         sentence[metric], external,
         metric=tr("sentence BLEU") if metric == "BLEU" else metric, label=human),
@@ -202,7 +204,7 @@ if not others:
                "section then lists the systems and segments where BLEU and that metric "
                "disagree most."))
     st.stop()
-other = st.selectbox(tr("Metric"), others, key="disagree_metric")
+other = st.selectbox(tr("Metric"), others, format_func=show_controls, key="disagree_metric")
 bleu_scores, other_scores = _metrics.scores(data, "BLEU"), _metrics.scores(data, other)
 if len(set(bleu_scores.scores) & set(other_scores.scores)) > 1:
     ranking = disagreement.system_disagreement(bleu_scores, other_scores)

@@ -14,7 +14,7 @@ from playwright.sync_api import Locator, Page
 
 import bleu
 from bleu.analysis.compare import ngram_differences
-from bleu.analysis.formatting import DELTA, P_VALUE
+from bleu.analysis.formatting import DELTA, P_VALUE, SCORE
 from bleu.analysis.ranking import all_pairs
 from bleu.metrics.bleu.score import BLEUOptions
 
@@ -85,10 +85,10 @@ def test_compare_shows_the_paired_tests_of_the_core(page: Page, app_url: str) ->
     assert shown["metric"] == "BLEU"
     assert float(shown["p (bootstrap)"]) == pytest.approx(bootstrap[b].p_value, abs=1e-12)
     assert float(shown["p (AR)"]) == pytest.approx(randomized[b].p_value, abs=1e-12)
-    assert float(shown[a]) == pytest.approx(bootstrap[a].score, abs=1e-9)
-    assert float(shown[b]) == pytest.approx(bootstrap[b].score, abs=1e-9)
+    assert shown[a] == SCORE.text(bootstrap[a].score)  # each metric's row by the number rule
+    assert shown[b] == SCORE.text(bootstrap[b].score)
     delta = bootstrap[a].score - bootstrap[b].score
-    assert float(shown["A − B"]) == pytest.approx(delta, abs=1e-9)
+    assert shown["A − B"] == DELTA.text(delta)
     low, high = (float(x) for x in re.findall(r"[+-]\d+\.\d+", shown["95% CI"]))
     assert low <= delta <= high
     # the metric above the table says the same

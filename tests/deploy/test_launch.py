@@ -50,7 +50,7 @@ def test_every_setting_becomes_a_flag_streamlit_knows() -> None:
 
 def test_defaults_serve_the_packaged_app_on_this_machine_only() -> None:
     line, environment = launch.command([])
-    assert line[:5] == [sys.executable, "-m", "streamlit", "run", str(HERE / "app.py")]
+    assert line[:5] == [sys.executable, "-m", "streamlit", "run", str(HERE / "server.py")]
     assert Path(line[4]).is_file()
     flags = flag_values(line)
     assert (flags["server.port"], flags["server.address"]) == ("8501", "127.0.0.1")
@@ -155,7 +155,7 @@ def test_python_m_bleu_app_and_bleu_explorer_serve_start_the_server(tmp_path: Pa
             assert server.process is not None
             line = Path(f"/proc/{server.process.pid}/cmdline").read_bytes().split(b"\0")
             assert [os.fsdecode(part) for part in line[1:5]] == [
-                "-m", "streamlit", "run", str(HERE / "app.py")]
+                "-m", "streamlit", "run", str(HERE / "server.py")]
             assert f"--server.port={port}".encode() in line
     finally:
         for server in servers:
