@@ -7,6 +7,7 @@ interaction only filters or redraws.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -16,7 +17,7 @@ import streamlit as st
 import bleu
 from bleu.analysis import compare, concordance, error_spans, highlight
 from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import SMALL_DELTA, metric_delta
+from bleu.analysis.formatting import SMALL_DELTA, metric_delta, score_formats
 from bleu.analysis.metric_scores import MetricScores
 from bleu.analysis.segment_edit import edit_segment
 from bleu.analysis.segments import (
@@ -161,8 +162,24 @@ def segment_detail(data: Dataset, a: str, b: str, segment: int, sentence: BLEUOp
             st.markdown(f"**{escape_markdown(name)}**")
             st.markdown(highlight.segment_html(explanation, shown, contrast=other, label=name),
                         unsafe_allow_html=True)
+            if scores := segment_metric_scores(data, name, segment):
+                st.caption(escape_markdown(scores))
             _error_spans(data, name, segment)
     whatif(data, list(explained), segment, sentence, shown, key)
+
+
+def segment_metric_scores(data: Dataset, system: str, segment: int) -> str:
+    """The other metrics' scores of one system on one segment, as a line ("chrF 61.20 · COMET
+    0.8123"; "not rated" where a segment score is missing); "" with BLEU alone."""
+    parts = []
+    for metric, found in _metrics.all_scores(data).items():
+        if metric == "BLEU" or system not in found.sentence_scores:
+            continue
+        value = float(found.sentence_scores[system][segment - 1])
+        rule = score_formats(found.scores.values())[0]
+        parts.append(tr("{metric} {score}").format(
+            metric=metric, score=tr("not rated") if math.isnan(value) else rule.text(value)))
+    return " · ".join(parts)
 
 
 def _error_spans(data: Dataset, system: str, segment: int) -> None:

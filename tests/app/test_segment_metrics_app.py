@@ -105,6 +105,11 @@ def test_compare_tests_mqm_with_the_t_test(mqm_dashboard: AppTest) -> None:
     assert not at.exception
 
 
+def scores_of(rows: list[str], system: str) -> list[float]:
+    """One system's scores in a generated TSV's rows (header first), in segment order."""
+    return [float(line.split("\t")[2]) for line in rows[1:] if line.split("\t")[0] == system]
+
+
 def test_an_uploaded_score_file_joins_every_page() -> None:
     at = _app()
     names = list(at.session_state["dataset"].systems)
@@ -123,6 +128,10 @@ def test_an_uploaded_score_file_joins_every_page() -> None:
     a = at.selectbox(key="sentences_a").value
     table = next(d.value for d in at.dataframe if f"COMET {a}" in d.value.columns)
     assert len(table) > 0
+    segment = int(at.number_input(key="open_segment").value)
+    expected = f"COMET {scores_of(rows, a)[segment - 1]:.4f}"
+    assert any(expected in c.value.replace("\\", "") for c in at.caption), [
+        c.value for c in at.caption]  # the segment detail's line
     # a bad file is refused, naming it and its line; the COMET scores stay
     at.switch_page("bleu_app/views/scores.py").run()
     at.file_uploader(key="scores_upload").set_value(
