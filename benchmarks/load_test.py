@@ -28,6 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "browser"))
 from corpora import WMT17  # noqa: E402  (the whole test set, in ../shared/data)
 from harness import CHROMIUM, CHROMIUM_ARGS, running_app  # noqa: E402
+from timing import percentile  # noqa: E402
 
 import bleu  # noqa: E402
 from bleu.io.dataset import system_name  # noqa: E402
@@ -200,14 +201,6 @@ class RSSSampler(threading.Thread):
     def hwm_kb(self) -> int:
         return sum(status_kb(p, "VmHWM") for p in self.pids)
 
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-quantile by linear interpolation between order statistics (numpy's default)."""
-    ordered = sorted(values)
-    position = (len(ordered) - 1) * q
-    low = int(position)
-    high = min(low + 1, len(ordered) - 1)
-    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
 async def run(sessions: int, segments: int, deadline_s: float) -> int:

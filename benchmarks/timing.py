@@ -83,3 +83,12 @@ def assert_same_score(ours: Any, theirs: Any, what: str) -> None:
             and abs(ours.score - theirs.score) < 1e-9)
     if not same:
         raise AssertionError(f"{what}: ours {ours} != sacrebleu {theirs}")
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-quantile by linear interpolation between order statistics (numpy's default)."""
+    ordered = sorted(values)
+    position = (len(ordered) - 1) * q
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (position - low)

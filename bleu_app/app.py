@@ -8,6 +8,7 @@ below, e.g. ``("sentences", "Sentences", "notes"),``.
 
 import streamlit as st
 
+from bleu.i18n import N_, set_language, tr
 from bleu.metrics.threads import set_threads
 from bleu_app import HERE, page_script
 from bleu_app.views import _metrics, _session, _sidebar, _streamlit_fixes, _url
@@ -16,24 +17,26 @@ from bleu_app.views import _metrics, _session, _sidebar, _streamlit_fixes, _url
 ICON = HERE / "assets" / "page_icon.png"
 
 
-#: every page in the sidebar's order (the first is the default): script, title, Material icon
+#: every page in the sidebar's order (the first is the default): script, title (English; shown
+#: in the interface language), Material icon
 PAGES = (
-    ("dashboard", "Corpus dashboard", "leaderboard"),
-    ("data", "Data", "table_view"),
-    ("sentences", "Sentences", "notes"),
-    ("compare", "Compare A vs B", "compare_arrows"),
-    ("how_bleu_works", "How BLEU works", "school"),
-    ("brevity_penalty", "Brevity penalty", "straighten"),
-    ("sensitivity", "Sensitivity", "tune"),
-    ("blind_spots", "Blind spots", "visibility_off"),
-    ("background", "Background", "history_edu"),
-    ("scores", "Metrics & human scores", "insights"),
+    ("dashboard", N_("Corpus dashboard"), "leaderboard"),
+    ("data", N_("Data"), "table_view"),
+    ("sentences", N_("Sentences"), "notes"),
+    ("compare", N_("Compare A vs B"), "compare_arrows"),
+    ("how_bleu_works", N_("How BLEU works"), "school"),
+    ("brevity_penalty", N_("Brevity penalty"), "straighten"),
+    ("sensitivity", N_("Sensitivity"), "tune"),
+    ("blind_spots", N_("Blind spots"), "visibility_off"),
+    ("background", N_("Background"), "history_edu"),
+    ("scores", N_("Metrics & human scores"), "insights"),
 )
 
 
 def pages() -> list:
-    """The ``st.Page`` of every page of ``PAGES``."""
-    return [st.Page(page_script(script), title=title, icon=f":material/{icon}:",
+    """The ``st.Page`` of every page of ``PAGES``, titled in the interface language (the URL
+    path is the script's name in every language)."""
+    return [st.Page(page_script(script), title=tr(title), icon=f":material/{icon}:",
                     default=index == 0)
             for index, (script, title, icon) in enumerate(PAGES)]
 
@@ -43,6 +46,9 @@ def main() -> None:
     # Before any uploader exists: a file given while a rerun starts is otherwise lost (see
     # there).
     _streamlit_fixes.keep_file_url_answers()
+    # The language first: every string of this run is drawn in it (the sidebar's switch, else
+    # the link's ?lang=, else the browser's).
+    set_language(_url.language())
     # One scoring thread per session: the server already runs sessions side by side, and extra
     # chunk threads took the GIL from its event loop. Set here, read when work starts, so the
     # tests run the app as the server does.

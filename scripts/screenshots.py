@@ -1,9 +1,12 @@
 """Screenshot every page of the app on the bundled sample into docs/screenshots/<page>.png.
 
-Usage: python scripts/screenshots.py [--max-height 2500]. Starts the app on a free port, opens
-each page through the sidebar in headless Debian Chromium (/usr/bin/chromium), makes the window
-as tall as the page's content (Streamlit scrolls inside a div, so full_page=True would not), and
-saves a 256-colour PNG 1400 px wide, cut at --max-height. Prints what it found wrong per page.
+Usage: python scripts/screenshots.py [--max-height 2500] [--teaching-nl]. Starts the app on a
+free port, opens each page through the sidebar in headless Debian Chromium (/usr/bin/chromium),
+makes the window as tall as the page's content (Streamlit scrolls inside a div, so
+full_page=True would not), and saves a 256-colour PNG 1400 px wide, cut at --max-height. Prints
+what it found wrong per page. ``--teaching-nl`` shoots the teaching pages in Dutch instead: in
+presentation mode at 1280x720 (``nl_<page>_present.png``) and on a 390x844 phone
+(``nl_<page>_phone.png``), each as tall as its content.
 """
 
 from __future__ import annotations
@@ -77,12 +80,52 @@ def shoot_detail(page: Page, selector: str, path: Path) -> None:
     save_png(page.screenshot(), path)
 
 
+#: the teaching pages shot in Dutch, and the windows: presentation mode on a projector, a phone
+TEACHING = ("how_bleu_works", "brevity_penalty", "blind_spots")
+WINDOWS = {"present": ({"width": 1280, "height": 720}, "&present=1"),
+           "phone": ({"width": 390, "height": 844}, "")}
+
+
+def shoot_teaching_nl(url: str, browser, max_height: int) -> int:
+    """Each teaching page in Dutch in each of ``WINDOWS``, as tall as its content; the number
+    of pages with a problem."""
+    broken = 0
+    for mode, (window, query) in WINDOWS.items():
+        page = browser.new_page(viewport=window)
+        for name in TEACHING:
+            page.set_viewport_size(window)
+            page.goto(f"{url}/{name}?lang=nl{query}")
+            wait_idle(page)
+            marks = wait_all_charts(page)
+            height = min(full_page_height(page), max_height)
+            page.set_viewport_size({"width": window["width"], "height": height})
+            wait_idle(page)
+            wait_all_charts(page)
+            page.wait_for_timeout(500)
+            path = OUT / f"nl_{name}_{mode}.png"
+            save_png(page.screenshot(), path)
+            found = problems(page, marks)
+            broken += bool(found)
+            print(f"{name} ({mode}, Dutch): {path.relative_to(REPO)} ({height} px)"
+                  + "".join(f"\n  PROBLEM {p}" for p in found))
+        page.close()
+    return broken
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-height", type=int, default=2500,
                         help="cut each screenshot at this height in pixels (default 2500)")
+    parser.add_argument("--teaching-nl", action="store_true",
+                        help="the teaching pages in Dutch, presented (1280x720) and on a phone")
     args = parser.parse_args()
     OUT.mkdir(parents=True, exist_ok=True)
+    if args.teaching_nl:
+        with running_app() as url, sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            broken = shoot_teaching_nl(url, browser, max(args.max_height, 6000))
+            browser.close()
+        return 1 if broken else 0
     broken = 0
     with running_app() as url, sync_playwright() as playwright:
         browser = launch_chromium(playwright)

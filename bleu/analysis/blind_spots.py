@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..i18n import tr
+from ..i18n import DEFAULT, N_, tr
 from ..metrics.bleu import sentence_bleu
 from .meteor import meteor, stemmer_name
 from .metric_scores import make_metric
@@ -106,17 +106,36 @@ class Case:
             for ref in candidate.references:
                 names[ref] = names.get(ref) or given.get(ref)
         numbered = len(names) > 1
-        return tuple((name or (f"reference {k}" if numbered else "reference"), ref)
+        return tuple((name or (tr("reference {k}").format(k=k) if numbered else tr("reference")),
+                      ref)
                      for k, (ref, name) in enumerate(names.items(), start=1))
 
 
-def load_cases(path: str | Path) -> tuple[Case, ...]:
-    """The cases of a ``cases.json`` file (see sample_data/blind_spots/README.md)."""
+def load_cases(path: str | Path, language: str = DEFAULT) -> tuple[Case, ...]:
+    """The cases of a ``cases.json`` file (see sample_data/blind_spots/README.md), their
+    title, lesson, data and candidates' labels and origins in the interface ``language`` where
+    the case's ``translations`` give them (the texts scored stay as they are)."""
     try:
         raw = json.loads(Path(path).read_text(encoding="utf-8"))
-        return tuple(_case(item) for item in raw["cases"])
+        return tuple(_case(_translated(item, language)) for item in raw["cases"])
     except (OSError, ValueError, KeyError, TypeError) as error:
-        raise InputError(f"{path}: not a blind-spot case file ({error}).") from error
+        raise InputError(tr("{path}: not a blind-spot case file ({error}).").format(
+            path=path, error=error)) from error
+
+
+def _translated(item: dict[str, Any], language: str) -> dict[str, Any]:
+    """A case's item with its texts for readers in ``language`` (as written where it has none)."""
+    given = item.get("translations", {}).get(language)
+    if not given:
+        return item
+    candidates = given.get("candidates", [])
+    if len(candidates) != len(item["candidates"]):
+        raise ValueError(f"case {item['key']!r}: its {language!r} translation has "
+                         f"{len(candidates)} candidates, the case {len(item['candidates'])}")
+    return {**item, **{name: given[name] for name in ("title", "lesson", "data") if name in given},
+            "candidates": [{**candidate, **texts}
+                           for candidate, texts in zip(item["candidates"], candidates,
+                                                       strict=True)]}
 
 
 def _case(item: dict[str, Any]) -> Case:
@@ -219,8 +238,9 @@ def case_frame(case: Case, *, tokenize: str = "13a", lowercase: bool = False,
     return pd.DataFrame(rows)
 
 
-#: the rows of ``by_metric``: every score a candidate has, in display order
-SCORE_ROWS = (*METRIC_COLUMNS, "ROUGE-L recall", "MQM (human)")
+#: the rows of ``by_metric``: every score a candidate has, in display order (named in English;
+#: the page shows them in the interface language)
+SCORE_ROWS = (*METRIC_COLUMNS, N_("ROUGE-L recall"), N_("MQM (human)"))
 
 
 def by_metric(frame: pd.DataFrame) -> pd.DataFrame:
@@ -265,8 +285,9 @@ def disagreements(sentence_scores: np.ndarray, external: np.ndarray, *, k: int =
     bleu_scores = np.asarray(sentence_scores, dtype=float)
     other = np.asarray(external, dtype=float)
     if bleu_scores.shape != other.shape:
-        raise InputError(f"{len(bleu_scores)} sentence scores against {len(other)} external "
-                         "scores: they must be for the same segments.")
+        raise InputError(tr("{bleu} sentence scores against {other} external scores: they must "
+                            "be for the same segments.").format(bleu=len(bleu_scores),
+                                                                other=len(other)))
     rated = np.flatnonzero(~np.isnan(other))
     frame = pd.DataFrame({"segment": rated + 1, "sentence BLEU": bleu_scores[rated],
                           "external": other[rated]})

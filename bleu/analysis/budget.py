@@ -14,7 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..errors import InputError
+from ..i18n import tr
 from ..io.dataset import Dataset
+from .formatting import COUNT
 
 #: the server memory one data set may take, in MiB (``BLEU_EXPLORER_MEMORY_MB``)
 DEFAULT_MEMORY_MB = 4096
@@ -76,12 +78,14 @@ def check_memory(data: Dataset, limits: ServerLimits) -> None:
     more than the server allows."""
     needed = estimate_memory_mb(data)
     if needed > limits.memory_mb:
-        raise DataTooLargeError(
-            f"These files would take about {needed:,.0f} MiB of server memory once scored "
-            f"({len(data.systems)} system(s) x {data.n_segments:,} segments, {data.n_refs} "
-            f"reference(s)); this server allows {limits.memory_mb:,} MiB per data set "
-            "(BLEU_EXPLORER_MEMORY_MB). Load fewer systems or a part of the test set, or use "
-            "the command line (bleu-explorer), which has no such limit.")
+        raise DataTooLargeError(tr(
+            "These files would take about {needed} MiB of server memory once scored "
+            "({systems} system(s) x {segments} segments, {refs} reference(s)); this server "
+            "allows {allowed} MiB per data set (BLEU_EXPLORER_MEMORY_MB). Load fewer systems or "
+            "a part of the test set, or use the command line (bleu-explorer), which has no such "
+            "limit.").format(needed=COUNT.text(needed), systems=len(data.systems),
+                             segments=COUNT.text(data.n_segments), refs=data.n_refs,
+                             allowed=COUNT.text(limits.memory_mb)))
 
 
 @dataclass(frozen=True)
@@ -96,9 +100,10 @@ class Resamples:
         """What to tell the user when the count was lowered, else None."""
         if self.used == self.requested:
             return None
-        return (f"{self.used:,} resamples instead of the {self.requested:,} asked for: with this "
-                "many segments and systems more would keep the server busy for minutes "
-                "(BLEU_EXPLORER_RESAMPLE_CELLS); the command line runs any number.")
+        return tr("{used} resamples instead of the {requested} asked for: with this many "
+                  "segments and systems more would keep the server busy for minutes "
+                  "(BLEU_EXPLORER_RESAMPLE_CELLS); the command line runs any number.").format(
+            used=COUNT.text(self.used), requested=COUNT.text(self.requested))
 
 
 def fit_resamples(requested: int, n_segments: int, n_systems: int,

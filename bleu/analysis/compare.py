@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LengthMismatchError
-from ..i18n import tr
+from ..i18n import N_, tr
 from ..metrics.base import StatsScorer
 from ..metrics.bleu.clipping import credited, lookup, reference_max
 from ..metrics.bleu.engine import words
@@ -32,7 +32,7 @@ from ..metrics.significance import (
     paired_bootstrap_from_stats,
     paired_t_test,
 )
-from .formatting import COUNT, DELTA, P_VALUE, SCORE, Column, score_formats
+from .formatting import COUNT, DELTA, LEVEL, P_VALUE, PLAIN, SCORE, Column, score_formats
 from .ranking import ALPHA
 
 _SHIFT = np.int64(32)
@@ -45,34 +45,35 @@ SENTENCE_BLEU_CUTOFFS = (10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0, 90.0)
 FREQUENCY_CUTOFFS = (1, 2, 3, 4, 5, 10, 100, 1000)
 
 #: the contribution table's columns (``contributions``)
-LOO_A, LOO_B, LOO_GAP, SWAP = "A without it", "B without it", "gap change", "swap to B"
+LOO_A, LOO_B, LOO_GAP, SWAP = (N_("A without it"), N_("B without it"), N_("gap change"),
+                               N_("swap to B"))
 
 
 def contribution_columns(metric: str = "BLEU") -> dict[str, Column]:
     """How ``contributions``' columns are shown for ``metric``: format and help."""
     return {
-        "id": Column(help="Segment number (1-based line number)."),
-        LOO_A: Column(DELTA, f"A's corpus {metric} without this segment, minus A's corpus "
-                             f"{metric}."),
-        LOO_B: Column(DELTA, f"B's corpus {metric} without this segment, minus B's corpus "
-                             f"{metric}."),
-        LOO_GAP: Column(DELTA, "How the gap A − B changes without this segment (A without it "
-                               "− B without it)."),
-        SWAP: Column(DELTA, f"How A's corpus {metric} changes if this one segment took B's "
-                            "output (with a higher-is-better metric, negative: A's output is "
-                            "the better one there)."),
+        "id": Column(help=tr("Segment number (1-based line number).")),
+        LOO_A: Column(DELTA, tr("A's corpus {metric} without this segment, minus A's corpus "
+                                "{metric}.").format(metric=metric)),
+        LOO_B: Column(DELTA, tr("B's corpus {metric} without this segment, minus B's corpus "
+                                "{metric}.").format(metric=metric)),
+        LOO_GAP: Column(DELTA, tr("How the gap A − B changes without this segment (A without it "
+                               "− B without it).")),
+        SWAP: Column(DELTA, tr("How A's corpus {metric} changes if this one segment took B's "
+                               "output (with a higher-is-better metric, negative: A's output is "
+                               "the better one there).").format(metric=metric)),
     }
 #: the n-gram tables' columns (``ngram_differences``)
-MATCHED_A, MATCHED_B, DIFFERENCE, IN_A, IN_B = ("matched A", "matched B", "difference",
-                                                 "in A", "in B")
+MATCHED_A, MATCHED_B, DIFFERENCE, IN_A, IN_B = (N_("matched A"), N_("matched B"),
+                                                 N_("difference"), N_("in A"), N_("in B"))
 NGRAM_COLUMNS = {
-    "ngram": Column(help="The n-gram, as tokenized for BLEU."),
-    "order": Column(help="n: words in the n-gram."),
-    MATCHED_A: Column(COUNT, "Clipped matches credited to A, summed over the segments."),
-    MATCHED_B: Column(COUNT, "Clipped matches credited to B, summed over the segments."),
-    DIFFERENCE: Column(COUNT, "matched A − matched B."),
-    IN_A: Column(COUNT, "Occurrences in A's output, matched or not."),
-    IN_B: Column(COUNT, "Occurrences in B's output, matched or not."),
+    "ngram": Column(help=tr("The n-gram, as tokenized for BLEU."), label=N_("n-gram")),
+    "order": Column(help=tr("n: words in the n-gram."), label=N_("order")),
+    MATCHED_A: Column(COUNT, tr("Clipped matches credited to A, summed over the segments.")),
+    MATCHED_B: Column(COUNT, tr("Clipped matches credited to B, summed over the segments.")),
+    DIFFERENCE: Column(COUNT, tr("matched A − matched B.")),
+    IN_A: Column(COUNT, tr("Occurrences in A's output, matched or not.")),
+    IN_B: Column(COUNT, tr("Occurrences in B's output, matched or not.")),
 }
 
 
@@ -192,14 +193,17 @@ class PairedComparison:
         return self.score_a - self.score_b
 
     def verdict(self, a: str = "A", b: str = "B", alpha: float = ALPHA) -> str:
-        """Which system is better, and by which tests (p < ``alpha``), or "not significant"."""
+        """Which system is better, and by which tests (p < ``alpha``), or "not significant"
+        (in the interface language)."""
         tests = [name for name, p in (("bootstrap", self.p_bootstrap), ("AR", self.p_ar))
                  if p < alpha]
         if not tests:
-            return "not significant"
+            return tr("not significant")
         a_ahead = self.delta > 0 if self.higher_is_better else self.delta < 0
         winner = a if a_ahead else b
-        return f"{winner} better" + ("" if len(tests) == 2 else f" ({tests[0]} only)")
+        if len(tests) == 2:
+            return tr("{system} better").format(system=winner)
+        return tr("{system} better ({test} only)").format(system=winner, test=tests[0])
 
 
 def paired_comparison(stats_a: np.ndarray, stats_b: np.ndarray,
@@ -243,23 +247,25 @@ def _jointly_rated(scorer: StatsScorer, stats_a: np.ndarray, stats_b: np.ndarray
 def paired_columns(a: str, b: str) -> dict[str, Column]:
     """How ``paired_table``'s columns are shown: format and help."""
     return {
-        "metric": Column(help="TER, MetricX and MQM penalties: lower is better; the others: "
-                              "higher is better."),
-        a: Column(SCORE, f"Corpus score of {a} (A)."),
-        b: Column(SCORE, f"Corpus score of {b} (B)."),
-        "A − B": Column(DELTA, "Score of A minus score of B."),
-        "95% CI": Column(help="95% bootstrap interval of A − B (the paired bootstrap's "
-                              "resamples)."),
-        "p (bootstrap)": Column(P_VALUE, "Paired bootstrap resampling (Koehn 2004), as "
-                                         "sacrebleu --paired-bs."),
-        "p (AR)": Column(P_VALUE, "Approximate randomization (Riezler & Maxwell 2005), as "
-                                  "sacrebleu --paired-ar."),
-        "p (t-test)": Column(P_VALUE, "Segment scores: Student's paired t-test of the segment "
+        "metric": Column(help=tr("TER, MetricX and MQM penalties: lower is better; the others: "
+                                 "higher is better."), label=tr("metric")),
+        a: Column(SCORE, tr("Corpus score of {system} (A).").format(system=a), label=a),
+        b: Column(SCORE, tr("Corpus score of {system} (B).").format(system=b), label=b),
+        "A − B": Column(DELTA, tr("Score of A minus score of B.")),
+        "95% CI": Column(help=tr("95% bootstrap interval of A − B (the paired bootstrap's "
+                                 "resamples)."), label=tr("95% CI")),
+        "p (bootstrap)": Column(P_VALUE, tr("Paired bootstrap resampling (Koehn 2004), as "
+                                            "sacrebleu --paired-bs."), label=tr("p (bootstrap)")),
+        "p (AR)": Column(P_VALUE, tr("Approximate randomization (Riezler & Maxwell 2005), as "
+                                  "sacrebleu --paired-ar.")),
+        "p (t-test)": Column(P_VALUE, tr("Segment scores: Student's paired t-test of the segment "
                                       "scores, as comet-compare reports it (– for metrics of "
-                                      "the text: their corpus score is not a mean)."),
-        "segments": Column(COUNT, "Segments tested: for segment scores, those rated for "
-                                  "both systems."),
-        "verdict": Column(help=f"Which system is better at p < {ALPHA}, and by which tests."),
+                                         "the text: their corpus score is not a mean)."),
+                                label=tr("p (t-test)")),
+        "segments": Column(COUNT, tr("Segments tested: for segment scores, those rated for "
+                                     "both systems."), label=tr("segments")),
+        "verdict": Column(help=tr("Which system is better at p < {level}, and by which "
+                                  "tests.").format(level=LEVEL.text(ALPHA)), label=tr("verdict")),
     }
 
 
@@ -452,15 +458,16 @@ def _gram_text(gram: int, n: int, vocabulary: np.ndarray, parents: list[np.ndarr
 
 def bucket_labels(cutoffs: Sequence[float]) -> list[str]:
     """compare-mt's labels: ``<c0``, ``k`` for a one-integer bucket, ``[a,b)``, ``>=last``."""
+    write = PLAIN.text  # the number rule: a decimal comma in Dutch (and ";" between bounds)
     labels = []
     for i, cut in enumerate(cutoffs):
         if i == 0:
-            labels.append(f"<{cut:g}")
+            labels.append(f"<{write(cut)}")
         elif isinstance(cut, int | np.integer) and cut - 1 == cutoffs[i - 1]:
-            labels.append(f"{cut - 1:g}")
+            labels.append(write(cut - 1))
         else:
-            labels.append(f"[{cutoffs[i - 1]:g},{cut:g})")
-    labels.append(f">={cutoffs[-1]:g}")
+            labels.append(tr("[{low},{high})").format(low=write(cutoffs[i - 1]), high=write(cut)))
+    labels.append(f">={write(cutoffs[-1])}")
     return labels
 
 

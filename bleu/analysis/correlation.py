@@ -27,8 +27,8 @@ ArrayLike = Sequence[float] | np.ndarray
 def _pair(x: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     if x.shape != y.shape or x.ndim != 1:
-        raise InputError(f"Expected two series of the same length, found shapes {x.shape} "
-                         f"and {y.shape}.")
+        raise InputError(tr("Expected two series of the same length, found shapes {x} and "
+                            "{y}.").format(x=x.shape, y=y.shape))
     return x, y
 
 
@@ -195,8 +195,9 @@ def segment_correlation(metric: str, metric_scores: Mapping[str, ArrayLike],
     """
     systems = [name for name in metric_scores if name in external]
     if not systems:
-        raise InputError(f"No system has both {metric} and external scores: {metric} has "
-                         f"{sorted(metric_scores)}, the external scores have {sorted(external)}.")
+        raise InputError(tr("No system has both {metric} and external scores: {metric} has "
+                            "{systems}, the external scores have {rated}.").format(
+            metric=metric, systems=sorted(metric_scores), rated=sorted(external)))
     x = np.concatenate([np.asarray(metric_scores[name], dtype=float) for name in systems])
     y = np.concatenate([np.asarray(external[name], dtype=float) for name in systems])
     return correlate(metric, "segment", x, y)

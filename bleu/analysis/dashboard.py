@@ -19,14 +19,17 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
+from ..i18n import N_, tr
 from ..metrics.base import SignificanceResult
 from ..metrics.bleu import bleu_signature, signature
 from ..metrics.bleu.score import BLEUOptions, BLEUScore, BLEUScorer, score_from_stats
 from ..metrics.significance import DEFAULT_SEED
 from .escaping import safe_csv
 from .formatting import (
+    BP,
     COUNT,
     DELTA,
+    LEVEL,
     P_VALUE,
     PRECISION,
     RATIO,
@@ -43,13 +46,15 @@ from .thresholds import human_agreement
 
 #: p-values below this are marked significant (sacrebleu marks them with "*" too)
 SIGNIFICANCE_LEVEL = ALPHA
-#: what the "vs baseline" column says
-BETTER, WORSE, NOT_SIGNIFICANT, BASELINE = "better", "worse", "not significant", "baseline"
-#: the columns every metric's table has, between ``system`` and the metric's own
+#: what the "vs baseline" column says (English in the data and files; shown translated)
+BETTER, WORSE, NOT_SIGNIFICANT, BASELINE = (N_("better"), N_("worse"), N_("not significant"),
+                                            N_("baseline"))
+#: the columns every metric's table has, between ``system`` and the metric's own (the
+#: data's names; the pages show them translated)
 DELTA_COLUMN, CI_COLUMN, MEAN_COLUMN, P_COLUMN, VERDICT_COLUMN = (
-    "Δ vs baseline", "95% CI ±", "bootstrap mean", "p-value", "vs baseline")
+    N_("Δ vs baseline"), N_("95% CI ±"), N_("bootstrap mean"), N_("p-value"), N_("vs baseline"))
 #: how often humans agree with a difference of that size (``thresholds.human_agreement``)
-AGREE_COLUMN = "humans agree"
+AGREE_COLUMN = N_("humans agree")
 #: all pairs are compared (and clusters formed) for up to this many systems: 60 make 1,770
 #: pairs, about a second; 1,000 would make half a million. Beyond, a user picks the systems.
 MAX_PAIRED_SYSTEMS = 60
@@ -284,29 +289,34 @@ def comparison_columns(metric: str, higher_is_better: bool = True,
                        ) -> dict[str, Column]:
     """How ``comparison_table``'s columns are shown: format (``formats``: scores' and
     differences', ``score_formats``) and help."""
-    direction = "higher" if higher_is_better else "lower"
     score, delta = formats
+    level = LEVEL.text(SIGNIFICANCE_LEVEL)
     return {
         "system": Column(),
-        "rank": Column(help="WMT's ranking clusters: systems share a rank when the paired "
-                            "bootstrap over all pairs (Holm-corrected, p < "
-                            f"{SIGNIFICANCE_LEVEL}) cannot separate them; see All pairs."),
-        metric: Column(score, f"Corpus {metric}, as sacrebleu computes it ({direction} is "
-                              "better)."),
-        DELTA_COLUMN: Column(delta, f"{metric} minus the baseline's {metric}; – for the "
-                                    "baseline."),
-        AGREE_COLUMN: Column(RATIO, "How often humans agree with a system-level difference of "
+        "rank": Column(help=tr("WMT's ranking clusters: systems share a rank when the paired "
+                               "bootstrap over all pairs (Holm-corrected, p < {level}) cannot "
+                               "separate them; see All pairs.").format(level=level)),
+        metric: Column(score, (tr("Corpus {metric}, as sacrebleu computes it (higher is "
+                                  "better).") if higher_is_better else
+                               tr("Corpus {metric}, as sacrebleu computes it (lower is "
+                                  "better).")).format(metric=metric), label=metric),
+        DELTA_COLUMN: Column(delta, tr("{metric} minus the baseline's {metric}; – for the "
+                                       "baseline.").format(metric=metric)),
+        AGREE_COLUMN: Column(RATIO, tr("How often humans agree with a system-level difference of "
                                     "this size: the share of system pairs in Kocmi et al. "
                                     "(2024, MT-Thresholds) that humans ordered as the metric "
-                                    "did; – where the source has no estimate for the metric."),
-        CI_COLUMN: Column(score, "Half the width of the 95% bootstrap interval (sacrebleu's "
-                                 "μ ± this)."),
-        MEAN_COLUMN: Column(score, "Mean of the bootstrap resamples' scores (sacrebleu's μ)."),
-        P_COLUMN: Column(P_VALUE, "Paired bootstrap against the baseline, as sacrebleu's "
-                                  "--paired-bs; – for the baseline."),
-        VERDICT_COLUMN: Column(help=f"better / worse: significantly (p < {SIGNIFICANCE_LEVEL}) "
-                                    f"in that direction ({direction} {metric} is better); "
-                                    "not significant: no difference the test can tell."),
+                                    "did; – where the source has no estimate for the metric.")),
+        CI_COLUMN: Column(score, tr("Half the width of the 95% bootstrap interval (sacrebleu's "
+                                 "μ ± this).")),
+        MEAN_COLUMN: Column(score, tr("Mean of the bootstrap resamples' scores (sacrebleu's μ).")),
+        P_COLUMN: Column(P_VALUE, tr("Paired bootstrap against the baseline, as sacrebleu's "
+                                  "--paired-bs; – for the baseline.")),
+        VERDICT_COLUMN: Column(help=(tr(
+            "better / worse: significantly (p < {level}) in that direction (higher {metric} is "
+            "better); not significant: no difference the test can tell.") if higher_is_better
+            else tr("better / worse: significantly (p < {level}) in that direction (lower "
+                    "{metric} is better); not significant: no difference the test can tell.")
+        ).format(level=level, metric=metric), translated=True),
     }
 
 
@@ -349,13 +359,15 @@ def table_columns(order: int) -> dict[str, Column]:
     """How the BLEU table's columns are shown (``results_table``): format and help."""
     return {
         **comparison_columns("BLEU"),
-        **{f"p{n}": Column(PRECISION, f"{n}-gram precision (%): clipped matches / {n}-grams "
-                                      "in the output") for n in range(1, order + 1)},
-        "BP": Column(RATIO, "Brevity penalty: exp(1 − ref len / hyp len) when the output is "
-                            "shorter than the references, else 1."),
-        "ratio": Column(RATIO, "Length ratio: hyp len / ref len."),
-        "hyp len": Column(COUNT, "Tokens in the output."),
-        "ref len": Column(COUNT, "Tokens in the references (per segment, the closest length)."),
+        **{f"p{n}": Column(PRECISION, tr("{n}-gram precision (%): clipped matches / {n}-grams "
+                                         "in the output").format(n=n), label=f"p{n}")
+           for n in range(1, order + 1)},
+        "BP": Column(BP, tr("Brevity penalty: exp(1 − ref len / hyp len) when the output is "
+                            "shorter than the references, else 1.")),
+        "ratio": Column(RATIO, tr("Length ratio: hyp len / ref len."), label=tr("ratio")),
+        "hyp len": Column(COUNT, tr("Tokens in the output."), label=tr("hyp len")),
+        "ref len": Column(COUNT, tr("Tokens in the references (per segment, the closest "
+                                    "length)."), label=tr("ref len")),
     }
 
 
@@ -376,16 +388,21 @@ def results_table(dashboard: Dashboard) -> pd.DataFrame:
 def summary_columns(dashboard: Dashboard) -> dict[str, Column]:
     """How ``summary_table``'s columns are shown: format and help."""
     columns = {"system": Column(),
-               "rank": Column(help=f"WMT's ranking clusters by {dashboard.ranking}: systems "
-                                   "share a rank when the paired bootstrap over all pairs "
-                                   f"(Holm-corrected, p < {SIGNIFICANCE_LEVEL}) cannot "
-                                   "separate them.")}
+               "rank": Column(help=tr(
+                   "WMT's ranking clusters by {metric}: systems share a rank when the paired "
+                   "bootstrap over all pairs (Holm-corrected, p < {level}) cannot separate "
+                   "them.").format(metric=dashboard.ranking,
+                                   level=LEVEL.text(SIGNIFICANCE_LEVEL)))}
     for name, found in dashboard.metrics.items():
-        direction = "higher" if found.higher_is_better else "lower"
-        what = ("mean over the segments rated for the system" if found.scores.is_segment_scores
-                else "corpus score, as sacrebleu computes it")
-        columns[name] = Column(found.formats[0], f"{name}: {what} ({direction} is better).")
-        columns[f"{name} rank"] = Column(help=f"The system's cluster rank by {name}.")
+        what = (tr("mean over the segments rated for the system")
+                if found.scores.is_segment_scores
+                else tr("corpus score, as sacrebleu computes it"))
+        better = tr("higher is better") if found.higher_is_better else tr("lower is better")
+        columns[name] = Column(found.formats[0], tr("{metric}: {what} ({better}).").format(
+            metric=name, what=what, better=better), label=name)
+        columns[f"{name} rank"] = Column(
+            help=tr("The system's cluster rank by {metric}.").format(metric=name),
+            label=tr("{metric} rank").format(metric=name))
     return columns
 
 

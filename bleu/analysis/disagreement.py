@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
+from ..i18n import tr
 from .metric_scores import MetricScores
 
 SYSTEM, SEGMENT, GAP = "system", "id", "gap"
@@ -25,8 +26,9 @@ def system_disagreement(first: MetricScores, second: MetricScores) -> pd.DataFra
     place furthest apart first."""
     systems = [name for name in first.scores if name in second.scores]
     if len(systems) < 2:
-        raise InputError(f"{first.metric} and {second.metric} score {len(systems)} system(s) "
-                         "in common; comparing their rankings needs two.")
+        raise InputError(tr("{first} and {second} score {count} system(s) in common; comparing "
+                            "their rankings needs two.").format(
+            first=first.metric, second=second.metric, count=len(systems)))
     place_first, place_second = _positions(first, systems), _positions(second, systems)
     frame = pd.DataFrame({
         SYSTEM: systems,
@@ -62,12 +64,13 @@ def segment_disagreement(first: np.ndarray, second: np.ndarray, *, first_name: s
     more than the first does)."""
     first, second = np.asarray(first, dtype=float), np.asarray(second, dtype=float)
     if first.shape != second.shape:
-        raise InputError(f"{len(first)} {first_name} scores against {len(second)} "
-                         f"{second_name} scores: give one of each per segment.")
+        raise InputError(tr("{n_first} {first} scores against {n_second} {second} scores: give "
+                            "one of each per segment.").format(
+            n_first=len(first), first=first_name, n_second=len(second), second=second_name))
     both = ~np.isnan(first) & ~np.isnan(second)
     if both.sum() < 2:
-        raise InputError(f"Fewer than 2 segments have both a {first_name} and a {second_name} "
-                         "score: nothing to compare.")
+        raise InputError(tr("Fewer than 2 segments have both a {first} and a {second} score: "
+                            "nothing to compare.").format(first=first_name, second=second_name))
     rated = np.flatnonzero(both)
     place_first = percentiles(first[rated], first_higher)
     place_second = percentiles(second[rated], second_higher)

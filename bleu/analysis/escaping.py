@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import csv
 import html
+import itertools
 import re
-import unicodedata
+from collections.abc import Iterable
 
 import pandas as pd
 
@@ -25,18 +26,22 @@ _INVISIBLE = {0x061C, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0xFEFF,
               *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
 
 
-def _visible(char: str) -> str:
-    code = ord(char)
-    if code in _INVISIBLE or (unicodedata.category(char) == "Cc" and char != " "):
-        return f"⟨U+{code:04X}⟩"
-    return char
+#: what ``show_controls`` replaces: the control characters (category Cc, a fixed set in
+#: Unicode) and ``_INVISIBLE``; all of them are unprintable (``str.isprintable``), so printable
+#: text, nearly all text, is returned at C speed without a look at each character
+_SHOWN = re.compile("[\x00-\x1f\x7f-\x9f" + "".join(chr(code) for code in sorted(_INVISIBLE))
+                    + "]")
+
+
+def _code_point(match: re.Match[str]) -> str:
+    return f"⟨U+{ord(match.group()):04X}⟩"
 
 
 def show_controls(text: str) -> str:
     """``text`` with every control and bidi/invisible format character as ``⟨U+XXXX⟩``."""
-    if text.isprintable() and not any(ord(c) in _INVISIBLE for c in text):
+    if text.isprintable():
         return text
-    return "".join(_visible(char) for char in text)
+    return _SHOWN.sub(_code_point, text)
 
 
 #: where GitHub-flavoured Markdown turns plain text into a link (``http://``, ``www.``, an
@@ -68,15 +73,32 @@ def escape_html(text: str) -> str:
 
 def show_controls_frame(frame: pd.DataFrame) -> pd.DataFrame:
     """``frame`` for display: every text cell, column name and index label with its control and
-    bidi characters made visible (``show_controls``); numbers untouched."""
+    bidi characters made visible (``show_controls``); numbers untouched. Only the text columns
+    that hold such a character are rewritten (a table of thousands of segments with one odd
+    cell rewrites one column)."""
     def visible(value: object) -> object:
         return show_controls(value) if isinstance(value, str) else value
 
-    shown = frame.rename(columns=visible, index=visible)
-    for column in shown.columns:
-        if not pd.api.types.is_numeric_dtype(shown[column]):
-            shown[column] = shown[column].map(visible)
+    odd = [position for position, dtype in enumerate(frame.dtypes)
+           if not pd.api.types.is_numeric_dtype(dtype)
+           and _needs_controls(frame.iloc[:, position].to_numpy())]
+    labels = _needs_controls(_labels(frame.columns)) or _needs_controls(_labels(frame.index))
+    shown = frame.rename(columns=visible, index=visible) if labels else frame.copy(deep=False)
+    for position in odd:  # pandas copies on write: ``frame`` keeps its own columns
+        column = frame.iloc[:, position]
+        shown.isetitem(position, pd.Series(column.map(visible).to_numpy(), index=shown.index,
+                                           dtype=column.dtype))
     return shown
+
+
+def _labels(index: pd.Index) -> Iterable[object]:
+    """An index's labels, each level's of a MultiIndex."""
+    return itertools.chain.from_iterable(index) if isinstance(index, pd.MultiIndex) else index
+
+
+def _needs_controls(values: Iterable[object]) -> bool:
+    """Whether any text among ``values`` has a character ``show_controls`` replaces."""
+    return not all(value.isprintable() for value in values if isinstance(value, str))
 
 
 #: a spreadsheet reads a cell that starts with one of these as a formula (OWASP "CSV injection")

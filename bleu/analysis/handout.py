@@ -96,9 +96,9 @@ def _orders(walk: Walkthrough, worksheet: bool) -> str:
         rows = [_row([_cell(r.ngram), _cell(r.count, number=True),
                       _cell(r.max_ref_count, worksheet, True),
                       _cell(r.clipped, worksheet, True)]) for r in walk.tables[n - 1]]
-        table = (f"<table>{_head(tr('n-gram'), tr('count'), tr('max ref count'), tr('credited'))}"
-                 + "".join(rows) + "</table>") if rows else \
-            f"<p>{escape_html(tr('The candidate has no {n}-grams.').format(n=n))}</p>"
+        header = _head(tr("n-gram"), tr("count"), tr("max ref count"), tr("credited"))
+        none = escape_html(tr("The candidate has no {n}-grams.").format(n=n))
+        table = (f"<table>{header}" + "".join(rows) + "</table>") if rows else f"<p>{none}</p>"
         result = (f"p_{n} = ____ / ____ = ______" if worksheet
                   else f"p_{n} = {step.raw_text}" + (
                       "" if step.used_text == step.raw_text else
@@ -120,11 +120,13 @@ def _final(walk: Walkthrough, worksheet: bool) -> str:
                                                               score=fmt_score(walk.score)))
     head = tr("c = {c} candidate tokens; reference lengths: {lengths}").format(
         c=brevity.c, lengths=lengths)
-    return (f"<section><h2>{escape_html(tr('Brevity penalty'))}</h2>"
+    # the headings outside the f-string: Babel reads no tr() inside one (Python < 3.12)
+    bp_title, score_title = escape_html(tr("Brevity penalty")), escape_html(tr("The score"))
+    return (f"<section><h2>{bp_title}</h2>"
             f"<p>{escape_html(head)}</p>"
             f'<p class="formula">BP = 1 if c &gt; r, else e^(1 − r/c)\n'
             f"{escape_html(bp_text)}</p></section>"
-            f"<section><h2>{escape_html(tr('The score'))}</h2>"
+            f"<section><h2>{score_title}</h2>"
             f'<p class="formula">{escape_html(score)}</p>'
             + ("" if worksheet or not walk.collapse else
                f"<p>{escape_html(walk.collapse)}</p>") + "</section>")
@@ -134,7 +136,8 @@ def _glossary() -> str:
     items = "".join(f"<dt>{escape_html(t.name)}"
                     + (f" ({escape_html(t.symbol)})" if t.symbol else "")
                     + f"</dt><dd>{escape_html(t.meaning)}</dd>" for t in glossary()[:14])
-    return (f"<section><h2>{escape_html(tr('Glossary'))}</h2>"
+    title = escape_html(tr("Glossary"))
+    return (f"<section><h2>{title}</h2>"
             f'<dl class="glossary">{items}</dl></section>')
 
 
@@ -151,16 +154,21 @@ def handout_html(walk: Walkthrough, candidate: str, references: Sequence[str], *
     intro = tr("BLEU (Papineni et al. 2002) scores a candidate translation by the n-grams it "
                "shares with human reference translations: clipped n-gram precisions p_n, "
                "their geometric mean, and a brevity penalty for output that is too short.")
+    # the words outside the f-string: Babel reads no tr() inside one (Python < 3.12)
+    words = {key: escape_html(text) for key, text in (
+        ("pair", tr("The pair")), ("candidate", tr("Candidate")),
+        ("references", tr("References")), ("settings", tr("Settings")),
+        ("tokens", tr("Tokens")), ("made", tr("Made with BLEU Explorer.")))}
     body = (
         f"<h1>{escape_html(heading)}</h1><p class=\"small\">{escape_html(intro)}</p>"
-        f"<section><h2>{escape_html(tr('The pair'))}</h2>"
-        f"<p><b>{escape_html(tr('Candidate'))}</b>: {escape_html(candidate)}</p>"
-        f"<p><b>{escape_html(tr('References'))}</b></p><ol>{refs}</ol></section>"
-        f"<section><h2>{escape_html(tr('Settings'))}</h2>{_settings(walk)}</section>"
-        f"<section><h2>{escape_html(tr('Tokens'))}</h2>"
+        f"<section><h2>{words['pair']}</h2>"
+        f"<p><b>{words['candidate']}</b>: {escape_html(candidate)}</p>"
+        f"<p><b>{words['references']}</b></p><ol>{refs}</ol></section>"
+        f"<section><h2>{words['settings']}</h2>{_settings(walk)}</section>"
+        f"<section><h2>{words['tokens']}</h2>"
         f'<p class="tokens">{tokens}</p><p class="formula">{c_line}</p></section>'
         + _orders(walk, worksheet) + _final(walk, worksheet) + _glossary()
-        + f'<p class="small">{escape_html(tr("Made with BLEU Explorer."))}</p>'
+        + f'<p class="small">{words["made"]}</p>'
     )
     return (f'<!DOCTYPE html>\n<html lang="{language()}"><head><meta charset="utf-8">'
             f"<title>{escape_html(heading)}</title><style>{_STYLE}</style></head>"

@@ -17,9 +17,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from ..i18n import tr
 from ..io.languages import text_direction
 from ..metrics.bleu.explain import Explanation, NgramMatch
 from .escaping import escape_html
+from .formatting import BP, COUNT, SCORE
 
 _CSS = (
     "<style>"
@@ -53,19 +55,21 @@ def _span(words: str, status: str, order: int, position: int, title: str,
 
 def _reference_phrase(gram: NgramMatch) -> str:
     if not gram.max_ref_count:
-        return "in no reference"
-    return (f"at most {gram.max_ref_count}× in one reference "
-            f"(reference {gram.best_reference + 1})")
+        return tr("in no reference")
+    return tr("at most {count}× in one reference (reference {k})").format(
+        count=gram.max_ref_count, k=gram.best_reference + 1)
 
 
 def _hypothesis_title(gram: NgramMatch, status: str) -> str:
-    head = f"“{gram.text}” ({gram.order}-gram): {gram.count}× in the hypothesis, "
-    head += _reference_phrase(gram)
+    head = tr("“{ngram}” ({n}-gram): {count}× in the hypothesis, {where}").format(
+        ngram=gram.text, n=gram.order, count=gram.count, where=_reference_phrase(gram))
     if status == "match":
-        return f"{head}; credited {gram.credited} of {gram.count}"
+        return tr("{head}; credited {credited} of {count}").format(
+            head=head, credited=gram.credited, count=gram.count)
     if status == "clip":
-        return f"{head}; clipped: only {gram.credited} of {gram.count} credited"
-    return f"{head}; not credited"
+        return tr("{head}; clipped: only {credited} of {count} credited").format(
+            head=head, credited=gram.credited, count=gram.count)
+    return tr("{head}; not credited").format(head=head)
 
 
 def _layer(label: str, spans: list[str], order: int, direction: str) -> str:
@@ -98,10 +102,12 @@ def _hypothesis_block(explanation: Explanation, orders: Sequence[int] | None,
                                                     _hypothesis_title(gram, status), extra)))
         summary = explanation.orders[n - 1]
         spans = [span for _, span in sorted(occurrences)]
-        layers.append(_layer(f"{n}-grams {summary.matches}/{summary.total}", spans, n,
-                             direction))
-    head = (f'<div class="segment-head">{escape_html(label)}: {explanation.hyp_len} tokens, '
-            f'sentence BLEU {explanation.score.score:.2f}, BP {explanation.bp:.3f}</div>')
+        layers.append(_layer(tr("{n}-grams {matches}/{total}").format(
+            n=n, matches=summary.matches, total=summary.total), spans, n, direction))
+    head = '<div class="segment-head">{}</div>'.format(escape_html(tr(
+        "{label}: {tokens} tokens, sentence BLEU {score}, BP {bp}").format(
+        label=label, tokens=COUNT.text(explanation.hyp_len),
+        score=SCORE.text(explanation.score.score), bp=BP.text(explanation.bp))))
     return f'<div class="hyp">{head}{"".join(layers)}</div>'
 
 
@@ -124,20 +130,24 @@ def _reference_block(explanation: Explanation, index: int, orders: Sequence[int]
             status = ("miss" if gram is None
                       else "match" if seen[words] <= gram.count else "clip")
             extra = ("best",) if gram is not None and gram.best_reference == index else ()
-            title = (f"“{' '.join(words)}” ({n}-gram): {total[words]}× in this reference, "
-                     + (f"{gram.count}× in the hypothesis" if gram is not None
-                        else "not in the hypothesis"))
+            title = tr("“{ngram}” ({n}-gram): {count}× in this reference, {there}").format(
+                ngram=" ".join(words), n=n, count=total[words],
+                there=tr("{count}× in the hypothesis").format(count=gram.count)
+                if gram is not None else tr("not in the hypothesis"))
             if extra:
-                title += "; this reference supplies the max count"
+                title += tr("; this reference supplies the max count")
             spans.append(_span(" ".join(words), status, n, start, title, extra))
-        layers.append(_layer(f"{n}-grams", spans, n, direction))
+        layers.append(_layer(tr("{n}-grams").format(n=n), spans, n, direction))
     is_bp = index == explanation.ref_len_reference
     badge = ""
     if is_bp:
         badge = (f'<span class="bp-ref" title="{escape_html(_bp_title(explanation))}">'
-                 f'BP reference length {explanation.ref_len}</span>')
-    head = (f'<div class="segment-head">reference {index + 1}: {reference.length} tokens'
-            f'{badge}</div>')
+                 + escape_html(tr("BP reference length {length}").format(
+                     length=COUNT.text(explanation.ref_len))) + "</span>")
+    head = ('<div class="segment-head">' + escape_html(tr(
+        "reference {k}: {tokens} tokens").format(k=index + 1,
+                                                 tokens=COUNT.text(reference.length)))
+            + f"{badge}</div>")
     classes = "ref bp" if is_bp else "ref"
     return f'<div class="{classes}" data-ref="{index + 1}">{head}{"".join(layers)}</div>'
 
@@ -155,14 +165,17 @@ def reference_html(explanation: Explanation, index: int,
 
 
 def _bp_title(explanation: Explanation) -> str:
-    return (f"The brevity penalty uses the reference length closest to the hypothesis length "
-            f"{explanation.hyp_len} (the shorter one on a tie): {explanation.ref_len}; "
-            f"BP = {explanation.bp:.4f}")
+    return tr("The brevity penalty uses the reference length closest to the hypothesis length "
+              "{hyp_len} (the shorter one on a tie): {ref_len}; BP = {bp}").format(
+        hyp_len=COUNT.text(explanation.hyp_len), ref_len=COUNT.text(explanation.ref_len),
+        bp=BP.text(explanation.bp))
 
 
 def segment_html(explanation: Explanation, orders: Sequence[int] | None = None, *,
-                 contrast: Explanation | None = None, label: str = "hypothesis") -> str:
-    """The hypothesis and every reference of a segment, highlighted, in one HTML block."""
+                 contrast: Explanation | None = None, label: str | None = None) -> str:
+    """The hypothesis (``label``, default "hypothesis") and every reference of a segment,
+    highlighted, in one HTML block."""
+    label = tr("hypothesis") if label is None else label
     parts = [_hypothesis_block(explanation, orders, contrast, label)]
     parts += [_reference_block(explanation, k, orders)
               for k in range(len(explanation.references))]
@@ -173,11 +186,11 @@ def legend_html() -> str:
     """A one-line legend of the three statuses and the ``differs`` mark; each status says what
     it means on the output's side and on a reference's."""
     samples = [
-        ("match", "matched (credited)"),
-        ("clip", "clipped: in the output, a copy past the most any one reference has; in a "
-                 "reference, a copy past the output's count"),
-        ("miss", "unmatched: in no reference / not in the output"),
-        ("miss differs", "not in the other system's output"),
+        ("match", tr("matched (credited)")),
+        ("clip", tr("clipped: in the output, a copy past the most any one reference has; in a "
+                    "reference, a copy past the output's count")),
+        ("miss", tr("unmatched: in no reference / not in the output")),
+        ("miss differs", tr("not in the other system's output")),
     ]
     spans = [f'<span class="ngram {status} legend">{escape_html(text)}</span>'
              for status, text in samples]

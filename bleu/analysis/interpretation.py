@@ -18,9 +18,11 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
+from ..i18n import N_, tr
 from ..metrics.bleu import BLEU, signature
 from ..metrics.bleu.score import BLEUOptions
 from ..metrics.checks import References
+from .formatting import PLAIN
 
 SOURCE = "Google Cloud AutoML Translation documentation, \"Evaluating models\" (BLEU)"
 CAVEAT = ("A comparison between BLEU scores is only justifiable when BLEU results are compared "
@@ -31,7 +33,7 @@ CAVEAT_SOURCE = ("Microsoft Azure AI Translator, Custom Translator documentation
 
 @dataclass(frozen=True)
 class Band:
-    """A BLEU range [low, high) and its quoted interpretation."""
+    """A BLEU range [low, high) and its quoted interpretation (English: ``tr`` shows it)."""
 
     low: float
     high: float
@@ -39,19 +41,20 @@ class Band:
 
     @property
     def label(self) -> str:
+        low, high = PLAIN.text(self.low), PLAIN.text(self.high)
         if self.low == 0:
-            return f"< {self.high:g}"
-        return f"> {self.low:g}" if math.isinf(self.high) else f"{self.low:g}–{self.high:g}"
+            return f"< {high}"
+        return f"> {low}" if math.isinf(self.high) else f"{low}–{high}"
 
 
 BANDS = (
-    Band(0, 10, "Almost useless"),
-    Band(10, 20, "Hard to get the gist"),
-    Band(20, 30, "The gist is clear, but has significant grammatical errors"),
-    Band(30, 40, "Understandable to good translations"),
-    Band(40, 50, "High quality translations"),
-    Band(50, 60, "Very high quality, adequate, and fluent translations"),
-    Band(60, math.inf, "Quality often better than human"),
+    Band(0, 10, N_("Almost useless")),
+    Band(10, 20, N_("Hard to get the gist")),
+    Band(20, 30, N_("The gist is clear, but has significant grammatical errors")),
+    Band(30, 40, N_("Understandable to good translations")),
+    Band(40, 50, N_("High quality translations")),
+    Band(50, 60, N_("Very high quality, adequate, and fluent translations")),
+    Band(60, math.inf, N_("Quality often better than human")),
 )
 
 
@@ -61,9 +64,9 @@ def band(score: float) -> Band:
 
 
 def bands_frame() -> pd.DataFrame:
-    """The bands as a table (BLEU range, interpretation)."""
+    """The bands as a table (BLEU range, interpretation in the interface language)."""
     return pd.DataFrame({"BLEU": [b.label for b in BANDS],
-                         "interpretation": [b.meaning for b in BANDS]})
+                         "interpretation": [tr(b.meaning) for b in BANDS]})
 
 
 def _common_start(texts: Sequence[str]) -> str:
@@ -92,15 +95,18 @@ def comparability(hypotheses: Sequence[str], references: References, options: BL
                   ) -> pd.DataFrame:
     """The same output's corpus BLEU under each tokenizer, the other case setting, and each
     single reference (when there are several), beside ``options`` as given: score, band and
-    signature per row. Nothing about the output changes between rows."""
-    names = list(reference_names or [f"ref {k + 1}" for k in range(len(references))])
-    variants: list[tuple[str, BLEUOptions, References]] = [("as chosen", options, references)]
-    variants += [(f"tokenize {name}", replace(options, tokenize=name), references)
-                 for name in tokenizers if name != options.tokenize]
-    variants.append(("mixed case" if options.lowercase else "lowercased",
+    signature per row (settings and interpretations in the interface language). Nothing about
+    the output changes between rows."""
+    names = list(reference_names or [tr("ref {k}").format(k=k + 1)
+                                     for k in range(len(references))])
+    variants: list[tuple[str, BLEUOptions, References]] = [
+        (tr("as chosen"), options, references)]
+    variants += [(tr("tokenize {name}").format(name=name), replace(options, tokenize=name),
+                  references) for name in tokenizers if name != options.tokenize]
+    variants.append((tr("mixed case") if options.lowercase else tr("lowercased"),
                      replace(options, lowercase=not options.lowercase), references))
     if len(references) > 1:
-        variants += [(f"{name} only", options, [stream])
+        variants += [(tr("{name} only").format(name=name), options, [stream])
                      for name, stream in zip(names, references, strict=True)]
     rows = []
     for what, opts, refs in variants:
@@ -111,6 +117,6 @@ def comparability(hypotheses: Sequence[str], references: References, options: BL
         score = metric.corpus_score(list(hypotheses), refs).score
         found = band(score)
         rows.append({"setting": what, "BLEU": score, "band": found.label,
-                     "interpretation": found.meaning,
+                     "interpretation": tr(found.meaning),
                      "signature": signature(opts, len(refs))})
     return pd.DataFrame(rows)

@@ -19,6 +19,7 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import InputError, UnknownOptionError
+from ..i18n import tr
 from ..io.scores.table import SegmentScores
 from ..metrics.base import Metric, Signature, SignificanceResult, StatsScorer
 from ..metrics.bleu.score import BLEUOptions
@@ -95,7 +96,7 @@ class MetricScores:
         subset taken as a corpus of its own."""
         rows = np.asarray(rows, dtype=np.intp)
         if len(rows) == 0:
-            raise InputError("The subset holds no segment: nothing to score or test.")
+            raise InputError(tr("The subset holds no segment: nothing to score or test."))
         stats = {name: np.asarray(matrix)[rows] for name, matrix in self.stats.items()}
         ids = rows if self.segment_ids is None else self.segment_ids[rows]
         return replace(from_stats(self.metric, self.sign, self.scorer, stats, self.source),
@@ -128,8 +129,8 @@ def make_metric(name: str, *, options: BLEUOptions | None = None, lowercase: boo
         from ..metrics.ter import TER
 
         return TER(references=references)
-    raise UnknownOptionError(
-        f"Unknown metric {name!r}: expected one of {', '.join(TEXT_METRICS)}.")
+    raise UnknownOptionError(tr("Unknown metric {name!r}: expected one of {metrics}.").format(
+        name=name, metrics=", ".join(TEXT_METRICS)))
 
 
 def score_systems(name: str, systems: Mapping[str, Sequence[str]], references: References, *,
@@ -151,13 +152,23 @@ def score_systems(name: str, systems: Mapping[str, Sequence[str]], references: R
 
 def from_stats(name: str, sign: Signature | None, scorer: StatsScorer,
                stats: Mapping[str, np.ndarray], source: str = "") -> MetricScores:
-    """Corpus and sentence scores of every system from its statistics."""
+    """Corpus and sentence scores of every system from its statistics. Every array they hold
+    is read-only (statistics as read-only views of the matrices given), so that one set can
+    be shared by every session of a server without a copy."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return MetricScores(
-            name, sign, scorer, dict(stats),
+            name, sign, scorer, {system: _read_only(matrix) for system, matrix in stats.items()},
             {system: scorer.score(np.asarray(matrix).sum(axis=0))
              for system, matrix in stats.items()},
-            {system: scorer.scores(matrix) for system, matrix in stats.items()}, source)
+            {system: _read_only(scorer.scores(matrix)) for system, matrix in stats.items()},
+            source)
+
+
+def _read_only(values: np.ndarray) -> np.ndarray:
+    """A read-only view of ``values`` (the array itself stays as it was)."""
+    view = np.asarray(values).view()
+    view.setflags(write=False)
+    return view
 
 
 def from_segment_scores(scores: SegmentScores, systems: Sequence[str] | None = None,
@@ -168,11 +179,13 @@ def from_segment_scores(scores: SegmentScores, systems: Sequence[str] | None = N
     with no rated segment is left out."""
     by_system = scores.by_system()
     order = [name for name in (systems or scores.systems) if name in by_system]
-    stats = {name: segment_stats(by_system[name], f"{scores.label} scores of {name}")
+    stats = {name: segment_stats(by_system[name], tr("{metric} scores of {system}").format(
+                 metric=scores.label, system=name))
              for name in order}
     stats = {name: matrix for name, matrix in stats.items() if matrix[:, 1].any()}
     if not stats:
-        raise InputError(f"{scores.source}: no segment is rated for any loaded system.")
+        raise InputError(tr("{source}: no segment is rated for any loaded system.").format(
+            source=scores.source))
     return from_stats(scores.label, None, SegmentScorer(scores.label, scores.higher_is_better),
                       stats, scores.source)
 

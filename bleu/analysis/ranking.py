@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..i18n import N_
 from ..metrics.base import StatsScorer
 from ..metrics.bleu.score import BLEUOptions
 from ..metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, as_scorer, pairwise_significance
@@ -30,7 +31,7 @@ from ..metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, as_scorer, pai
 #: a pair is significantly different below this Holm-adjusted p-value
 ALPHA = 0.05
 #: the tests by their short names (as sacrebleu's ``--paired-bs`` / ``--paired-ar``)
-METHODS = {"bs": "paired bootstrap", "ar": "approximate randomization"}
+METHODS = {"bs": N_("paired bootstrap"), "ar": N_("approximate randomization")}
 
 
 def clusters(names: Sequence[str], better: np.ndarray) -> tuple[tuple[str, ...], ...]:

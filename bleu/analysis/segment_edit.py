@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import InputError
+from ..i18n import tr
 from ..metrics.bleu.explain import Explanation, explain
 from ..metrics.bleu.score import BLEUOptions, BLEUScore, score_from_stats
 
@@ -44,11 +45,12 @@ def edit_segment(matrix: np.ndarray, segment: int, hypothesis: str,
     (same tokenization and N, their own smoothing and effective order)."""
     stats = np.asarray(matrix)
     if not 1 <= segment <= len(stats):
-        raise InputError(f"Segment {segment} does not exist: the corpus has {len(stats)}.")
+        raise InputError(tr("Segment {segment} does not exist: the corpus has {count}.").format(
+            segment=segment, count=len(stats)))
     if (sentence.tokenize, sentence.lowercase, sentence.max_ngram_order) != (
             options.tokenize, options.lowercase, options.max_ngram_order):
-        raise InputError("The sentence options must tokenize as the corpus options do "
-                         "(same tokenizer, case and N).")
+        raise InputError(tr("The sentence options must tokenize as the corpus options do "
+                         "(same tokenizer, case and N)."))
     found = explain(hypothesis, references, tokenize=sentence.tokenize,
                     lowercase=sentence.lowercase, smooth_method=sentence.smooth_method,
                     smooth_value=sentence.smooth_value,

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, LengthMismatchError
+from ..i18n import N_, tr
 from ..metrics.bleu.engine import words
 from ..metrics.bleu.score import BLEUOptions, score_from_stats, scores_from_stats
 from .escaping import safe_csv
@@ -23,7 +24,7 @@ from .formatting import COUNT, DELTA, SCORE, Column
 ID = "id"
 DOCUMENT = "document"
 SOURCE = "source"
-REF_LEN = "ref len"
+REF_LEN = N_("ref len")
 DIFF = "Δ BLEU"
 
 
@@ -62,6 +63,17 @@ def sentence_scores(stats: np.ndarray, options: BLEUOptions) -> np.ndarray:
     return scores_from_stats(np.asarray(stats), options)
 
 
+def reference_label(column: str) -> str | None:
+    """A reference column's name in the interface language ("referentie 2"), None for a column
+    that is not a reference's."""
+    if column == "reference":
+        return tr("reference")
+    number = column.removeprefix("reference ")
+    if number != column and number.isdigit():
+        return tr("reference {k}").format(k=int(number))
+    return None
+
+
 def reference_lengths(references: Sequence[Sequence[str | None]], options: BLEUOptions,
                       ) -> np.ndarray:
     """Tokens in each segment's first present reference: a length that no system changes."""
@@ -82,20 +94,19 @@ def _check_inputs(systems: Mapping[str, Sequence[str]], stats: Mapping[str, np.n
                   reserved: set[str]) -> None:
     for name, lines in systems.items():
         if name in reserved or name.startswith(("BLEU ", "len ")):
-            raise InputError(
-                f"System name {name!r} clashes with a column of the sentence table; "
-                "rename the system (e.g. after its file)."
-            )
+            raise InputError(tr(
+                "System name {name!r} clashes with a column of the sentence table; "
+                "rename the system (e.g. after its file).").format(name=name))
         if len(lines) != n_segments or len(stats[name]) != n_segments:
-            raise LengthMismatchError(
-                f"System {name!r} has {len(lines)} lines and {len(stats[name])} statistics rows, "
-                f"but the references have {n_segments} segments."
-            )
+            raise LengthMismatchError(tr(
+                "System {name!r} has {lines} lines and {rows} statistics rows, but the "
+                "references have {segments} segments.").format(
+                name=name, lines=len(lines), rows=len(stats[name]), segments=n_segments))
     for k, stream in enumerate(references):
         if len(stream) != n_segments:
-            raise LengthMismatchError(
-                f"Reference stream {k + 1} has {len(stream)} segments, expected {n_segments}."
-            )
+            raise LengthMismatchError(tr(
+                "Reference stream {k} has {found} segments, expected {segments}.").format(
+                k=k + 1, found=len(stream), segments=n_segments))
 
 
 def sentence_table(systems: Mapping[str, Sequence[str]],
@@ -118,9 +129,9 @@ def sentence_table(systems: Mapping[str, Sequence[str]],
     for what, stream in ((DOCUMENT, documents), (SOURCE, source)):
         if stream is not None:
             if len(stream) != n_segments:
-                raise LengthMismatchError(
-                    f"The {what} stream has {len(stream)} lines, expected {n_segments}."
-                )
+                raise LengthMismatchError(tr(
+                    "The {what} stream has {found} lines, expected {segments}.").format(
+                    what=tr(what), found=len(stream), segments=n_segments))
             columns[what] = list(stream)
     for name, stream in zip(ref_names, references, strict=True):
         columns[name] = ["" if line is None else line for line in stream]
@@ -139,20 +150,23 @@ def table_columns(table: pd.DataFrame, pair: tuple[str, str]) -> dict[str, Colum
     """How the sentence table's columns are shown, for the pair (A, B) on screen: ids and texts
     (every system's output), A's and B's sentence BLEU and length, B − A."""
     a, b = pair
-    columns = {ID: Column(help="Segment number (1-based line number)."),
-               DOCUMENT: Column(help="Document id."),
-               SOURCE: Column(help="Source text.")}
-    columns.update({name: Column(help="Reference text.") for name in table.columns
-                    if name.startswith("reference")})
-    columns.update({name: Column(help=f"{name}'s output.") for name in table.columns
-                    if bleu_column(name) in table.columns})
+    columns = {ID: Column(help=tr("Segment number (1-based line number).")),
+               DOCUMENT: Column(help=tr("Document id.")),
+               SOURCE: Column(help=tr("Source text."))}
+    columns.update({name: Column(help=tr("Reference text."), label=reference_label(name))
+                    for name in table.columns if reference_label(name)})
+    columns.update({name: Column(help=tr("{system}'s output.").format(system=name), label=name)
+                    for name in table.columns if bleu_column(name) in table.columns})
     for name in dict.fromkeys(pair):
-        columns[bleu_column(name)] = Column(SCORE, f"Sentence BLEU of {name} (sacrebleu's "
-                                                   "sentence_bleu: effective order).")
-    columns[DIFF] = Column(DELTA, f"Sentence BLEU of {b} minus that of {a}.")
-    columns[REF_LEN] = Column(COUNT, "Tokens in the segment's first reference.")
+        columns[bleu_column(name)] = Column(SCORE, tr(
+            "Sentence BLEU of {system} (sacrebleu's sentence_bleu: effective order).").format(
+            system=name), label=bleu_column(name))
+    columns[DIFF] = Column(DELTA, tr("Sentence BLEU of {b} minus that of {a}.").format(a=a, b=b),
+                           label=DIFF)
+    columns[REF_LEN] = Column(COUNT, tr("Tokens in the segment's first reference."))
     for name in dict.fromkeys(pair):
-        columns[length_column(name)] = Column(COUNT, f"Tokens in {name}'s output.")
+        columns[length_column(name)] = Column(COUNT, tr("Tokens in {system}'s output.").format(
+            system=name), label=tr("len {system}").format(system=name))
     return {name: column for name, column in columns.items() if name in table.columns}
 
 
@@ -177,10 +191,9 @@ class SegmentFilter:
 
 def _require(table: pd.DataFrame, column: str, what: str) -> None:
     if column not in table.columns:
-        raise UnknownColumnError(
-            f"The {what} column {column!r} is not in the sentence table; it has: "
-            f"{', '.join(map(str, table.columns))}."
-        )
+        raise UnknownColumnError(tr(
+            "The {what} column {column!r} is not in the sentence table; it has: {columns}."
+        ).format(what=tr(what), column=column, columns=", ".join(map(str, table.columns))))
 
 
 def compile_pattern(query: str, case_sensitive: bool) -> re.Pattern[str]:
@@ -188,10 +201,10 @@ def compile_pattern(query: str, case_sensitive: bool) -> re.Pattern[str]:
     try:
         return re.compile(query, 0 if case_sensitive else re.IGNORECASE)
     except re.error as error:
-        raise BadPatternError(
-            f"The search pattern {query!r} is not a valid regular expression: {error.msg} "
-            f"at position {error.pos}. Fix it, or turn off 'regex' to search for the text as typed."
-        ) from None
+        raise BadPatternError(tr(
+            "The search pattern {query!r} is not a valid regular expression: {error} at "
+            "position {position}. Fix it, or turn off 'regex' to search for the text as "
+            "typed.").format(query=query, error=error.msg, position=error.pos)) from None
 
 
 def text_mask(table: pd.DataFrame, query: str, columns: Sequence[str] = (),
@@ -257,22 +270,23 @@ class MeanVersusCorpus:
 
     def summary(self) -> str:
         """One line with the two numbers (plain text)."""
-        return (f"{self.system}: mean of sentence BLEU {SCORE.text(self.mean_sentence_bleu)}, "
-                f"corpus BLEU {SCORE.text(self.corpus_bleu)}")
+        return tr("{system}: mean of sentence BLEU {mean}, corpus BLEU {corpus}").format(
+            system=self.system, mean=SCORE.text(self.mean_sentence_bleu),
+            corpus=SCORE.text(self.corpus_bleu))
 
     def text(self) -> str:
         """Plain-text explanation with the numbers (no markdown)."""
-        return (
-            f"The mean of sentence BLEU for {self.system} is "
-            f"{SCORE.text(self.mean_sentence_bleu)}, but its corpus BLEU is "
-            f"{SCORE.text(self.corpus_bleu)}. Corpus BLEU first sums the n-gram matches, n-gram "
-            f"totals and lengths over all {COUNT.text(self.segments)} segments and divides "
-            "once (a sum of counts), so long segments weigh more and the brevity penalty applies "
-            "to the whole corpus. The mean averages one ratio per segment instead, each smoothed "
-            f"({self.smooth_method}): {COUNT.text(self.without_top_match)} segments have no "
-            "matching "
-            f"{self.max_order}-gram and would score 0 without smoothing."
-        )
+        return tr(
+            "The mean of sentence BLEU for {system} is {mean}, but its corpus BLEU is "
+            "{corpus}. Corpus BLEU first sums the n-gram matches, n-gram totals and lengths "
+            "over all {segments} segments and divides once (a sum of counts), so long segments "
+            "weigh more and the brevity penalty applies to the whole corpus. The mean averages "
+            "one ratio per segment instead, each smoothed ({smoothing}): {unmatched} segments "
+            "have no matching {order}-gram and would score 0 without smoothing.").format(
+            system=self.system, mean=SCORE.text(self.mean_sentence_bleu),
+            corpus=SCORE.text(self.corpus_bleu), segments=COUNT.text(self.segments),
+            smoothing=self.smooth_method, unmatched=COUNT.text(self.without_top_match),
+            order=self.max_order)
 
 
 def mean_versus_corpus(system: str, stats: np.ndarray, options: BLEUOptions,

@@ -12,12 +12,14 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError, MissingExtraError
+from ..i18n import tr
 from ..io.scores.table import SegmentScores
 from ..metrics.bleu import BLEU
 from ..metrics.bleu.engine import tokenize_line
 from ..metrics.bleu.score import BLEUOptions, score_from_stats
 from ..metrics.checks import References
 from ..metrics.tokenizers import available_tokenizers
+from .formatting import COUNT, DELTA, EXACT, PLAIN, PRECISION, SCORE, TINY
 
 Systems = Mapping[str, Sequence[str]]
 
@@ -101,10 +103,9 @@ def nltk_crosscheck(hypotheses: Sequence[str], references: References, *,
     try:
         from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
     except ImportError:
-        raise MissingExtraError(
+        raise MissingExtraError(tr(
             "The NLTK cross-check needs nltk, a dependency of bleu-explorer that is missing "
-            "here: pip install nltk."
-        ) from None
+            "here: pip install nltk.")) from None
     order = max_ngram_order
     hyp_tokens = [h.split() for h in hypotheses]
     ref_tokens = [[r.split() for r in (stream[i] for stream in references) if r is not None]
@@ -122,7 +123,7 @@ def nltk_crosscheck(hypotheses: Sequence[str], references: References, *,
         theirs = 100 * corpus_bleu(ref_tokens, hyp_tokens, weights=weights,
                                    smoothing_function=getattr(smoothing, nltk_name))
         none_scores[method] = ours
-        label = method if value is None else f"{method} {value:g}"
+        label = method if value is None else f"{method} {PLAIN.text(value)}"
         rows += [{"implementation": "bleu-explorer (= sacrebleu)", "tokenization": "none",
                   "smoothing": label, "score": ours.score},
                  {"implementation": "NLTK corpus_bleu", "tokenization": "whitespace split",
@@ -146,44 +147,47 @@ def _crosscheck_reasons(hyp_tokens: list[list[str]], hypotheses: Sequence[str], 
     n_13a = sum(len(tokenize_line(h, BLEUOptions())) for h in hypotheses)
     n_ws = sum(len(t) for t in hyp_tokens)
     reasons = [
-        f"Tokenization: 13a splits punctuation and symbols from words ({n_13a} hypothesis tokens "
-        f"against {n_ws} from a whitespace split), which moves BLEU by "
-        f"{score_13a - none_exp.score:+.2f} ({score_13a:.2f} with 13a, {none_exp.score:.2f} with "
-        f"tokenize=none, the multi-bleu.perl convention on raw text).",
-        "Scale: NLTK returns a number in 0..1; it is multiplied by 100 here.",
+        tr("Tokenization: 13a splits punctuation and symbols from words ({n_13a} hypothesis "
+           "tokens against {n_ws} from a whitespace split), which moves BLEU by {delta} "
+           "({score_13a} with 13a, {score_none} with tokenize=none, the multi-bleu.perl "
+           "convention on raw text).").format(
+            n_13a=COUNT.text(n_13a), n_ws=COUNT.text(n_ws),
+            delta=DELTA.text(score_13a - none_exp.score), score_13a=SCORE.text(score_13a),
+            score_none=SCORE.text(none_exp.score)),
+        tr("Scale: NLTK returns a number in 0..1; it is multiplied by 100 here."),
     ]
     nltk_rows = frame[frame.implementation == "NLTK corpus_bleu"].score.to_numpy()
     ours_rows = frame[(frame.tokenization == "none")].score.to_numpy()
     delta = float(np.max(np.abs(nltk_rows - ours_rows)))
     if any(short):
-        listed = ", ".join(f"{k} for n={n}" for n, k in enumerate(short, start=1) if k)
-        reasons.append(
-            f"Short hypotheses: NLTK counts max(1, number of n-grams) in each segment's total, "
-            f"so a hypothesis with fewer than n tokens adds 1 to the total of order n ({listed});"
-            f" sacrebleu adds 0. Largest difference: {delta:.2g} BLEU. With those totals our "
-            f"formula gives {adjusted:.6f}, NLTK method0 {nltk_rows[0]:.6f}."
-        )
+        listed = ", ".join(tr("{k} for n={n}").format(k=COUNT.text(k), n=n)
+                           for n, k in enumerate(short, start=1) if k)
+        reasons.append(tr(
+            "Short hypotheses: NLTK counts max(1, number of n-grams) in each segment's total, "
+            "so a hypothesis with fewer than n tokens adds 1 to the total of order n ({listed}); "
+            "sacrebleu adds 0. Largest difference: {delta} BLEU. With those totals our formula "
+            "gives {adjusted}, NLTK method0 {nltk}.").format(
+            listed=listed, delta=TINY.text(delta), adjusted=EXACT.text(adjusted),
+            nltk=EXACT.text(nltk_rows[0])))
     else:
-        reasons.append(
-            f"Same numbers (largest difference {delta:.2g} BLEU, float rounding): both clip each "
-            f"n-gram by its largest count in any one reference, take the reference length "
-            f"closest to each hypothesis (the shorter on a tie), and apply the same BP."
-        )
+        reasons.append(tr(
+            "Same numbers (largest difference {delta} BLEU, float rounding): both clip each "
+            "n-gram by its largest count in any one reference, take the reference length "
+            "closest to each hypothesis (the shorter on a tie), and apply the same BP.").format(
+            delta=TINY.text(delta)))
     counts = none_exp.counts
     if all(counts):
-        reasons.append(
+        reasons.append(tr(
             "Smoothing: every order has matches in the corpus totals, so no smoothing method "
-            "changes anything here; smoothing matters for single sentences."
-        )
+            "changes anything here; smoothing matters for single sentences."))
     else:
         zero = [n for n, c in enumerate(counts, start=1) if not c]
-        reasons.append(
-            f"Smoothing: order(s) {zero} have no matches in the whole corpus; NLTK method0 then "
-            f"uses the smallest float instead of 0 (a score of about 0), the others smooth as "
-            f"their sacrebleu counterpart."
-        )
-    reasons.append("Case: neither side lowercases here; a missing reference (None) is dropped "
-                   "from that segment's reference list on the NLTK side.")
+        reasons.append(tr(
+            "Smoothing: order(s) {orders} have no matches in the whole corpus; NLTK method0 "
+            "then uses the smallest float instead of 0 (a score of about 0), the others smooth "
+            "as their sacrebleu counterpart.").format(orders=", ".join(map(str, zero))))
+    reasons.append(tr("Case: neither side lowercases here; a missing reference (None) is "
+                      "dropped from that segment's reference list on the NLTK side."))
     return tuple(reasons)
 
 
@@ -241,16 +245,16 @@ def mqm_correlation(systems: Systems, references: References, mqm: SegmentScores
     """
     matched = [name for name in systems if name in mqm.systems]
     if not matched:
-        raise NoMatchingSystemsError(
-            f"No loaded system has MQM scores in {mqm.source}: loaded {sorted(systems)}, "
-            f"MQM has {sorted(mqm.systems)}."
-        )
+        raise NoMatchingSystemsError(tr(
+            "No loaded system has MQM scores in {source}: loaded {systems}, MQM has "
+            "{rated}.").format(source=mqm.source, systems=sorted(systems),
+                               rated=sorted(mqm.systems)))
     n_segments = len(next(iter(systems.values())))
     if mqm.n_segments > n_segments:
-        raise InputError(
-            f"{mqm.source} rates segment {mqm.n_segments}, but the loaded data has "
-            f"{n_segments} segments: the MQM file is for another test set."
-        )
+        raise InputError(tr(
+            "{source} rates segment {rated}, but the loaded data has {segments} segments: the "
+            "MQM file is for another test set.").format(source=mqm.source, rated=mqm.n_segments,
+                                                        segments=n_segments))
     sentence = BLEU(tokenize=tokenize, lowercase=lowercase, force=True, effective_order=True,
                     references=references)
     corpus = BLEU(tokenize=tokenize, lowercase=lowercase, force=True, references=references)
@@ -301,5 +305,5 @@ def segmentation_compare(hypotheses: Sequence[str], references: References, *,
                      "tokens per segment": s.sys_len / max(len(hypotheses), 1),
                      "one-token segments": sum(len(t) == 1 for t in tokens),
                      "example": " | ".join(tokens[example][:25]) if tokens else "",
-                     "precisions": "/".join(f"{p:.1f}" for p in s.precisions)})
+                     "precisions": "/".join(PRECISION.text(p) for p in s.precisions)})
     return pd.DataFrame(rows)

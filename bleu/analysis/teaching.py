@@ -30,7 +30,7 @@ from ..errors import InputError, UnknownOptionError
 from ..i18n import tr
 from ..metrics.bleu.explain import Explanation, explain
 from ..metrics.bleu.score import SMOOTH_DEFAULTS, BLEUOptions
-from .formatting import FACTOR, SCORE, NumberFormat
+from .formatting import FACTOR, PLAIN, SCORE, NumberFormat
 
 #: The classic clipping example (Papineni et al. 2002): "the" seven times, credited only twice.
 CLASSIC_CANDIDATE = "the the the the the the the"
@@ -60,8 +60,8 @@ def fmt_percent(value: float) -> str:
 
 
 def fmt_count(value: float) -> str:
-    """A (possibly smoothed) count: ``2``, ``0.1``, ``1.5``."""
-    return f"{value:g}"
+    """A (possibly smoothed) count: ``2``, ``0.1``, ``1.5`` (``PLAIN``)."""
+    return PLAIN.text(value)
 
 
 def fmt_log(value: float) -> str:
@@ -75,7 +75,7 @@ def fmt_weight(value: float) -> str:
 
 
 def fmt_factor(value: float) -> str:
-    """BP and the geometric mean (``FACTOR``: 4 decimals)."""
+    """BP and the geometric mean (``BP`` and ``FACTOR``: both 4 decimals)."""
     return FACTOR.text(value)
 
 

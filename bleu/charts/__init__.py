@@ -4,6 +4,7 @@ One module per page family (``dashboard``, ``segments``, ``teaching``, ``metrics
 the app uses is re-exported here, so ``bleu.charts`` holds them all.
 """
 
+from . import schema_index  # noqa: F401 -- Altair's schema index, built once (see there)
 from .metrics import correlation_chart, external_scatter_chart, metrics_chart
 from .segments import (
     bucket_chart,

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.blind_spots import METRIC_COLUMNS
-from ..analysis.formatting import PRECISION
+from ..analysis.formatting import CORRELATION, COUNT, PRECISION, SCORE
 from ..analysis.interpretation import BANDS
 from ..i18n import tr
 
@@ -36,9 +36,11 @@ def case_chart(frame: pd.DataFrame) -> alt.LayerChart:
         xOffset=alt.XOffset("candidate:N", sort=list(frame.candidate)),
         color=alt.Color("candidate:N", sort=list(frame.candidate), title=None,
                         legend=alt.Legend(orient="bottom", labelLimit=400)),
-        tooltip=["candidate:N", "metric:N", alt.Tooltip("label:N", title="score")],
+        tooltip=[alt.Tooltip("candidate:N", title=tr("candidate")),
+                 alt.Tooltip("metric:N", title=tr("metric")),
+                 alt.Tooltip("label:N", title=tr("score"))],
     )
-    bars = base.mark_bar().encode(y=alt.Y("score:Q", title="score (0–100)",
+    bars = base.mark_bar().encode(y=alt.Y("score:Q", title=tr("score (0–100)"),
                                           scale=alt.Scale(domain=[0, 105], clamp=True)))
     labels = base.mark_text(baseline="bottom", dy=-2, fontSize=10).encode(
         y=alt.Y("score:Q"), text="label:N")
@@ -49,27 +51,30 @@ def case_chart(frame: pd.DataFrame) -> alt.LayerChart:
 
 def _bands() -> pd.DataFrame:
     return pd.DataFrame([{"from": b.low, "to": min(b.high, 100.0), "band": b.label,
-                          "meaning": b.meaning} for b in BANDS])
+                          "meaning": tr(b.meaning)} for b in BANDS])
 
 
 def comparability_chart(frame: pd.DataFrame) -> alt.LayerChart:
     """One output's corpus BLEU under each setting (rows of ``interpretation.comparability``)
     on the quoted bands: the same text lands in different bands."""
     shade = alt.Chart(_bands()).mark_rect(opacity=0.35).encode(
-        x=alt.X("from:Q", title="corpus BLEU", scale=alt.Scale(domain=[0, 100])), x2="to:Q",
-        color=alt.Color("band:N", sort=[b.label for b in BANDS], title="band",
+        x=alt.X("from:Q", title=tr("corpus BLEU"), scale=alt.Scale(domain=[0, 100])), x2="to:Q",
+        color=alt.Color("band:N", sort=[b.label for b in BANDS], title=tr("band"),
                         scale=alt.Scale(scheme="blues")),
-        tooltip=["band:N", "meaning:N"])
+        tooltip=[alt.Tooltip("band:N", title=tr("band")),
+                 alt.Tooltip("meaning:N", title=tr("meaning"))])
     data = frame[["setting", "BLEU", "band", "signature"]].assign(
-        label=[f"{v:.2f}" for v in frame.BLEU])
+        label=[SCORE.text(v) for v in frame.BLEU])
     y = alt.Y("setting:N", sort=list(frame.setting), title=None)
     points = alt.Chart(data).mark_point(filled=True, size=90, color="black").encode(
-        x="BLEU:Q", y=y, tooltip=["setting:N", alt.Tooltip("label:N", title="BLEU"), "band:N",
-                                  "signature:N"])
+        x="BLEU:Q", y=y, tooltip=[alt.Tooltip("setting:N", title=tr("setting")),
+                                  alt.Tooltip("label:N", title="BLEU"),
+                                  alt.Tooltip("band:N", title=tr("band")),
+                                  alt.Tooltip("signature:N", title=tr("signature"))])
     labels = alt.Chart(data).mark_text(align="left", dx=8).encode(x="BLEU:Q", y=y,
                                                                   text="label:N")
     return alt.layer(shade, points, labels).properties(
-        title="The same output, other settings: other numbers, other bands",
+        title=tr("The same output, other settings: other numbers, other bands"),
         width="container", height=alt.Step(30))
 
 
@@ -82,19 +87,23 @@ def disagreement_chart(bleu_scores: np.ndarray, external: np.ndarray, picked: pd
     data = pd.DataFrame({"segment": [i + 1 for i in rated],
                          "sentence BLEU": np.asarray(bleu_scores, dtype=float)[rated],
                          "external": values[rated]})
-    x = alt.X("sentence BLEU:Q", title="sentence BLEU",
+    x = alt.X("sentence BLEU:Q", title=tr("sentence BLEU"),
               scale=alt.Scale(domain=[0, 100], nice=False))  # the scale's own range, not 110
     y = alt.Y("external:Q", title=label, scale=alt.Scale(zero=False))
     dots = alt.Chart(data).mark_circle(size=16, opacity=0.35, color="gray").encode(
-        x=x, y=y, tooltip=["segment:Q", alt.Tooltip("sentence BLEU:Q", format=".2f"),
-                           alt.Tooltip("external:Q", format=".3f", title=label)])
+        x=x, y=y, tooltip=[alt.Tooltip("segment:Q", format=COUNT.d3, title=tr("segment")),
+                           alt.Tooltip("sentence BLEU:Q", format=SCORE.d3,
+                                       title=tr("sentence BLEU")),
+                           alt.Tooltip("external:Q", format=CORRELATION.d3, title=label)])
     marked = picked[["segment", "sentence BLEU", "external", "direction"]]
     rings = alt.Chart(marked).mark_point(size=140, strokeWidth=2).encode(
         x=x, y=y, color=alt.Color("direction:N", title=None,
                                   legend=alt.Legend(orient="bottom", labelLimit=400)),
-        tooltip=["segment:Q", "direction:N"])
+        tooltip=[alt.Tooltip("segment:Q", format=COUNT.d3, title=tr("segment")),
+                 alt.Tooltip("direction:N", title=tr("direction"))])
     numbers = alt.Chart(marked).mark_text(dx=9, dy=-9, fontSize=11).encode(
         x=x, y=y, text="segment:Q")
     return alt.layer(dots, rings, numbers).properties(
-        title=f"Sentence BLEU against {label}, one point per rated segment",
+        title=tr("Sentence BLEU against {label}, one point per rated segment").format(
+            label=label),
         width="container", height=320)

@@ -16,10 +16,12 @@ import pandas as pd
 import vl_convert
 
 from ..analysis.dashboard import Dashboard, log_decomposition
-from ..analysis.formatting import COUNT, DELTA, P_VALUE, PRECISION, RATIO, SCORE
+from ..analysis.formatting import BP, COUNT, DELTA, LEVEL, P_VALUE, PRECISION, RATIO, SCORE
 from ..analysis.ranking import METHODS, AllPairs
+from ..i18n import tr
 from ..metrics.base import SignificanceResult
 from ..metrics.bleu.score import BLEUOptions, BLEUScore
+from .locale import localized
 from .metrics import metrics_chart
 from .palette import (
     BREVITY_PURPLE,
@@ -67,17 +69,18 @@ def bleu_chart(intervals: Mapping[str, SignificanceResult],
         x=alt.X("low:Q", title="BLEU", scale=scale), x2="high:Q", color=color)
     points = base.mark_point(filled=True, size=80, opacity=1).encode(
         x=alt.X("BLEU:Q", title="BLEU", scale=scale), color=color,
-        tooltip=["system:N", alt.Tooltip("BLEU:Q", format=SCORE.d3),
-                 alt.Tooltip("low:Q", format=SCORE.d3, title="95% CI low"),
-                 alt.Tooltip("high:Q", format=SCORE.d3, title="95% CI high")],
+        tooltip=[alt.Tooltip("system:N", title=tr("system")),
+                 alt.Tooltip("BLEU:Q", format=SCORE.d3, title="BLEU"),
+                 alt.Tooltip("low:Q", format=SCORE.d3, title=tr("95% CI low")),
+                 alt.Tooltip("high:Q", format=SCORE.d3, title=tr("95% CI high"))],
     )
     return alt.layer(errors, points).properties(
-        height=alt.Step(ROW), title="BLEU per system (lines: 95% bootstrap interval)")
+        height=alt.Step(ROW), title=tr("BLEU per system (lines: 95% bootstrap interval)"))
 
 
 def precisions_data(scores: Scores) -> pd.DataFrame:
     """One row per (system, n-gram order): the modified n-gram precision in percent."""
-    rows = [{"system": name, "order": f"{n}-gram", "precision": precision}
+    rows = [{"system": name, "order": tr("{n}-gram").format(n=n), "precision": precision}
             for name, score in scores.items()
             for n, precision in enumerate(score.precisions, start=1)]
     return pd.DataFrame(rows, columns=["system", "order", "precision"])
@@ -97,24 +100,33 @@ def precisions_chart(scores: Scores, systems: Sequence[str] | None = None) -> al
                               labelOverlap=True)),
         y=alt.Y("system:N", sort=order, title=None),
         color=system_color(list(scores), systems).legend(None),
-        tooltip=["system:N", "order:N",
-                 alt.Tooltip("precision:Q", format=PRECISION.d3, title="precision (%)")],
+        tooltip=[alt.Tooltip("system:N", title=tr("system")),
+                 alt.Tooltip("order:N", title=tr("order")),
+                 alt.Tooltip("precision:Q", format=PRECISION.d3, title=tr("precision (%)"))],
     ).properties(width=PANEL_WIDTH, height=alt.Step(ROW)).facet(
         column=alt.Column("order:N", sort=orders, title=None),
-    ).resolve_scale(x="independent").properties(title="n-gram precisions (%)")
+    ).resolve_scale(x="independent").properties(title=tr("n-gram precisions (%)"))
 
 
 def decomposition_data(scores: Scores, options: BLEUOptions) -> pd.DataFrame:
     """One row per (system, part): ``w_n log(p_n/100)`` and ``log BP``, summing to log(BLEU/100).
 
-    Parts whose logarithm is -inf (a factor of 0) are left out: that system's BLEU is 0.
+    Parts whose logarithm is -inf (a factor of 0) are left out: that system's BLEU is 0. The
+    parts are named in the interface language (``_part_names``).
     """
     rows = []
+    names = _part_names(options)
     for name, score in scores.items():
-        for index, (part, value) in enumerate(log_decomposition(score, options).items()):
+        for index, value in enumerate(log_decomposition(score, options).values()):
             if value is not None:
-                rows.append({"system": name, "part": part, "index": index, "log": value})
+                rows.append({"system": name, "part": names[index], "index": index, "log": value})
     return pd.DataFrame(rows, columns=["system", "part", "index", "log"])
+
+
+def _part_names(options: BLEUOptions) -> list[str]:
+    """The parts of log BLEU as the chart names them: each n-gram order, the brevity penalty."""
+    return [*(tr("{n}-gram").format(n=n) for n in range(1, options.max_ngram_order + 1)),
+            tr("brevity penalty")]
 
 
 def _part_colors(count: int) -> list[str]:
@@ -127,17 +139,19 @@ def _part_colors(count: int) -> list[str]:
 def decomposition_chart(scores: Scores, options: BLEUOptions) -> alt.Chart:
     """log BLEU per system, stacked from its parts: which precision (or BP) costs the most."""
     data = decomposition_data(scores, options)
-    parts = [f"{n}-gram" for n in range(1, options.max_ngram_order + 1)] + ["brevity penalty"]
+    parts = _part_names(options)
     order = _ranked({name: score.score for name, score in scores.items()})
     return alt.Chart(data).mark_bar().encode(
         y=alt.Y("system:N", sort=order, title=None),
-        x=alt.X("sum(log):Q", title="log(BLEU / 100)"),
-        color=alt.Color("part:N", title="Part", sort=parts,
+        x=alt.X("sum(log):Q", title=tr("log(BLEU / 100)")),
+        color=alt.Color("part:N", title=tr("Part"), sort=parts,
                         scale=alt.Scale(domain=parts, range=_part_colors(len(parts)))),
         order=alt.Order("index:Q"),
-        tooltip=["system:N", "part:N", alt.Tooltip("log:Q", format=".3f", title="log part")],
+        tooltip=[alt.Tooltip("system:N", title=tr("system")),
+                 alt.Tooltip("part:N", title=tr("Part")),
+                 alt.Tooltip("log:Q", format=RATIO.d3, title=tr("log part"))],
     ).properties(height=alt.Step(ROW)).properties(title=alt.TitleParams(
-        "Where each system loses BLEU (log scale parts)",
+        tr("Where each system loses BLEU (log scale parts)"),
         subtitle="log(BLEU / 100) = Σ wₙ log pₙ + log BP"))
 
 
@@ -145,7 +159,7 @@ def length_data(scores: Scores) -> pd.DataFrame:
     """One row per system: length ratio hyp/ref, brevity penalty, both lengths."""
     rows = [{"system": name, "ratio": score.ratio, "BP": score.bp, "hyp_len": score.sys_len,
              "ref_len": score.ref_len,
-             "label": f"BP {RATIO.text(score.bp)}" if score.bp < 1 else ""}
+             "label": f"BP {BP.text(score.bp)}" if score.bp < 1 else ""}
             for name, score in scores.items()]
     return pd.DataFrame(rows, columns=["system", "ratio", "BP", "hyp_len", "ref_len", "label"])
 
@@ -156,39 +170,47 @@ def length_chart(scores: Scores, systems: Sequence[str] | None = None) -> alt.La
     data = length_data(scores)
     order = _ranked({name: score.score for name, score in scores.items()})
     base = alt.Chart(data).encode(
-        x=alt.X("ratio:Q", title="length ratio (output / references)",
+        x=alt.X("ratio:Q", title=tr("length ratio (output / references)"),
                 scale=alt.Scale(zero=False, nice=True)),
         y=alt.Y("system:N", sort=order, title=None),
     )
     points = base.mark_point(filled=True, size=80, opacity=1).encode(
         color=system_color(list(scores), systems).legend(None),
-        tooltip=["system:N", alt.Tooltip("ratio:Q", format=RATIO.d3, title="length ratio"),
-                 alt.Tooltip("BP:Q", format=RATIO.d3, title="brevity penalty"),
-                 alt.Tooltip("hyp_len:Q", format=COUNT.d3, title="hyp len"),
-                 alt.Tooltip("ref_len:Q", format=COUNT.d3, title="ref len")])
+        tooltip=[alt.Tooltip("system:N", title=tr("system")),
+                 alt.Tooltip("ratio:Q", format=RATIO.d3, title=tr("length ratio")),
+                 alt.Tooltip("BP:Q", format=BP.d3, title=tr("brevity penalty")),
+                 alt.Tooltip("hyp_len:Q", format=COUNT.d3, title=tr("hyp len")),
+                 alt.Tooltip("ref_len:Q", format=COUNT.d3, title=tr("ref len"))])
     labels = base.mark_text(align="left", dx=8, fontSize=11).encode(text="label:N")
     one = alt.Chart(pd.DataFrame({"ratio": [1.0]})).mark_rule(
         strokeDash=[4, 4], color=NEUTRAL).encode(x="ratio:Q")
     return alt.layer(one, points, labels).properties(
         height=alt.Step(ROW),
-        title=alt.TitleParams("Length ratio and brevity penalty",
-                              subtitle="left of 1: shorter than the references, BLEU × BP"))
+        title=alt.TitleParams(tr("Length ratio and brevity penalty"),
+                              subtitle=tr("left of 1: shorter than the references, BLEU × BP")))
 
 
 def pairs_data(pairs: AllPairs) -> pd.DataFrame:
     """``AllPairs.pairs_frame`` with what a cell shows: the difference (with ``*`` where
-    significant), and whether it is significant for or against the row system."""
+    significant), and whether it is significant for or against the row system (in the interface
+    language: ``_verdicts``)."""
     frame = pairs.pairs_frame()
     diagonal = frame["row"] == frame["column"]
     ahead = frame["delta"] > 0 if pairs.higher_is_better else frame["delta"] < 0
+    better, worse, neither = _verdicts()
     frame["verdict"] = [
-        "" if same else ("row better" if first else "row worse") if significant
-        else "not significant"
+        "" if same else (better if first else worse) if significant
+        else neither
         for same, first, significant in zip(diagonal, ahead, frame["significant"], strict=True)]
     frame["label"] = ["" if same else DELTA.text(delta) + ("*" if significant else "")
                       for same, delta, significant in zip(diagonal, frame["delta"],
                                                           frame["significant"], strict=True)]
     return frame
+
+
+def _verdicts() -> tuple[str, str, str]:
+    """What an all-pairs cell says of its row system: better, worse, not significant."""
+    return tr("row better"), tr("row worse"), tr("not significant")
 
 
 def pairs_chart(pairs: AllPairs) -> alt.LayerChart:
@@ -203,20 +225,23 @@ def pairs_chart(pairs: AllPairs) -> alt.LayerChart:
     )
     cells = base.transform_filter("datum.verdict != ''").mark_rect(stroke="white").encode(
         color=alt.Color("verdict:N", title=None, legend=alt.Legend(orient="bottom"),
-                        scale=alt.Scale(domain=["row better", "row worse", "not significant"],
+                        scale=alt.Scale(domain=list(_verdicts()),
                                         range=[ROW_BETTER_FILL, ROW_WORSE_FILL,
                                                NOT_SIGNIFICANT])),
-        tooltip=[alt.Tooltip("row:N", title="row"), alt.Tooltip("column:N", title="column"),
-                 alt.Tooltip("delta:Q", format=DELTA.d3, title=f"{pairs.metric} row − column"),
-                 alt.Tooltip("p_value:Q", format=P_VALUE.d3, title="p-value"),
-                 alt.Tooltip("adjusted:Q", format=P_VALUE.d3, title="Holm-adjusted p")])
+        tooltip=[alt.Tooltip("row:N", title=tr("row")),
+                 alt.Tooltip("column:N", title=tr("column")),
+                 alt.Tooltip("delta:Q", format=DELTA.d3,
+                             title=tr("{metric} row − column").format(metric=pairs.metric)),
+                 alt.Tooltip("p_value:Q", format=P_VALUE.d3, title=tr("p-value")),
+                 alt.Tooltip("adjusted:Q", format=P_VALUE.d3, title=tr("Holm-adjusted p"))])
     text = base.mark_text(fontSize=10).encode(text="label:N")
     return alt.layer(cells, text).properties(
         width=alt.Step(CELL), height=alt.Step(26),
         title=alt.TitleParams(
-            f"{pairs.metric}: row − column",
-            subtitle=f"{METHODS[pairs.method]}, {pairs.n_samples} samples, Holm-corrected; "
-                     f"* p < {pairs.alpha}"))
+            tr("{metric}: row − column").format(metric=pairs.metric),
+            subtitle=tr("{method}, {samples} samples, Holm-corrected; * p < {alpha}").format(
+                method=tr(METHODS[pairs.method]), samples=COUNT.text(pairs.n_samples),
+                alpha=LEVEL.text(pairs.alpha))))
 
 
 def dashboard(results: Dashboard) -> alt.VConcatChart:
@@ -239,14 +264,16 @@ def dashboard(results: Dashboard) -> alt.VConcatChart:
     if other:
         rows.append(metrics_chart(other, list(scores)))
     return alt.vconcat(*rows).resolve_scale(color="independent").properties(
-        title=f"BLEU dashboard ({results.signature})")
+        title=tr("BLEU dashboard ({signature})").format(signature=results.signature))
 
 
 def to_png(chart: alt.TopLevelMixin, scale: float = 2.0) -> bytes:
-    """The chart as PNG, rendered offline by vl-convert (user text shown literally)."""
-    return vl_convert.vegalite_to_png(visible_text(chart).to_json(), scale=scale)
+    """The chart as PNG, rendered offline by vl-convert (user text shown literally, numbers in
+    the interface language)."""
+    return vl_convert.vegalite_to_png(localized(visible_text(chart)).to_json(), scale=scale)
 
 
 def to_svg(chart: alt.TopLevelMixin) -> str:
-    """The chart as SVG, rendered offline by vl-convert (user text shown literally)."""
-    return vl_convert.vegalite_to_svg(visible_text(chart).to_json())
+    """The chart as SVG, rendered offline by vl-convert (user text shown literally, numbers in
+    the interface language)."""
+    return vl_convert.vegalite_to_svg(localized(visible_text(chart)).to_json())

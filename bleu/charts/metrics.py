@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.dashboard import MetricResults
-from ..analysis.formatting import SCORE, score_formats
+from ..analysis.formatting import CORRELATION, COUNT, SCORE, score_formats
+from ..i18n import tr
 from .palette import scatter_opacity, system_color
 
 WIDTH = 560
@@ -28,7 +29,7 @@ def metrics_data(results: Mapping[str, MetricResults]) -> pd.DataFrame:
         higher, by_system = found.higher_is_better, found.significance
         ranked = sorted(by_system, key=lambda name: (-1 if higher else 1)
                         * by_system[name].score)
-        better = "higher is better" if higher else "lower is better"
+        better = tr("higher is better") if higher else tr("lower is better")
         for system, result in by_system.items():
             rows.append({"metric": metric, "system": system, "score": result.score,
                          "low": result.low, "high": result.high,
@@ -53,9 +54,11 @@ def metrics_chart(results: Mapping[str, MetricResults], systems: Sequence[str] |
     scale = alt.Scale(zero=False, nice=True)
     points = base.mark_point(filled=True, size=70, opacity=1).encode(
         x=alt.X("score:Q", title=None, scale=scale), color=color,
-        tooltip=["metric:N", "system:N", alt.Tooltip("score:Q", format=score.d3),
-                 alt.Tooltip("low:Q", format=score.d3, title="95% CI low"),
-                 alt.Tooltip("high:Q", format=score.d3, title="95% CI high")],
+        tooltip=[alt.Tooltip("metric:N", title=tr("metric")),
+                 alt.Tooltip("system:N", title=tr("system")),
+                 alt.Tooltip("score:Q", format=score.d3, title=tr("score")),
+                 alt.Tooltip("low:Q", format=score.d3, title=tr("95% CI low")),
+                 alt.Tooltip("high:Q", format=score.d3, title=tr("95% CI high"))],
     )
     errors = base.transform_filter("isValid(datum.low)").mark_rule(strokeWidth=2).encode(
         x=alt.X("low:Q", scale=scale), x2="high:Q", color=color)
@@ -63,7 +66,8 @@ def metrics_chart(results: Mapping[str, MetricResults], systems: Sequence[str] |
         column=alt.Column("direction:N", title=None,
                           sort=list(dict.fromkeys(data["direction"])))
     ).resolve_scale(x="independent", y="independent").properties(
-        title=f"{', '.join(results)} per system (lines: 95% bootstrap interval)")
+        title=tr("{metrics} per system (lines: 95% bootstrap interval)").format(
+            metrics=", ".join(results)))
 
 
 def external_scatter_data(metric_scores: Mapping[str, np.ndarray],
@@ -84,9 +88,12 @@ def external_scatter_data(metric_scores: Mapping[str, np.ndarray],
 
 
 def external_scatter_chart(metric_scores: Mapping[str, np.ndarray],
-                           external: Mapping[str, np.ndarray], metric: str = "sentence BLEU",
-                           label: str = "external score") -> alt.Chart:
-    """Sentence-level ``metric`` (x) against the external score (y), one point per rated segment."""
+                           external: Mapping[str, np.ndarray], metric: str | None = None,
+                           label: str | None = None) -> alt.Chart:
+    """Sentence-level ``metric`` (x, default sentence BLEU) against the external score (y),
+    one point per rated segment."""
+    metric = metric or tr("sentence BLEU")
+    label = label or tr("external score")
     data = external_scatter_data(metric_scores, external)
     shown = list(dict.fromkeys(data["system"]))
     return alt.Chart(data).mark_circle(size=20, opacity=scatter_opacity(len(data))).encode(
@@ -94,9 +101,12 @@ def external_scatter_chart(metric_scores: Mapping[str, np.ndarray],
             domain=[0, max(100.0, float(data["metric"].max()) if len(data) else 0.0)], nice=False)),
         y=alt.Y("external:Q", title=label),
         color=system_color(shown, list(metric_scores)).legend(symbolOpacity=1),
-        tooltip=["system:N", "segment:Q", alt.Tooltip("metric:Q", format=SCORE.d3, title=metric),
-                 alt.Tooltip("external:Q", format=".3f", title=label)],
-    ).properties(width=WIDTH, height=360, title=f"{label} against {metric}")
+        tooltip=[alt.Tooltip("system:N", title=tr("system")),
+                 alt.Tooltip("segment:Q", format=COUNT.d3, title=tr("segment")),
+                 alt.Tooltip("metric:Q", format=SCORE.d3, title=metric),
+                 alt.Tooltip("external:Q", format=CORRELATION.d3, title=label)],
+    ).properties(width=WIDTH, height=360,
+                 title=tr("{label} against {metric}").format(label=label, metric=metric))
 
 
 
@@ -105,16 +115,19 @@ def correlation_chart(table: pd.DataFrame) -> alt.Chart:
     data = table.melt(id_vars=["metric", "level", "n"], value_vars=["Pearson", "Spearman",
                                                                     "Kendall"],
                       var_name="coefficient", value_name="value")
-    data["row"] = data["level"] + " · " + data["metric"]
+    data["row"] = data["level"].map(tr) + " · " + data["metric"]
     base = alt.Chart(data).encode(
         x=alt.X("coefficient:N", title=None, sort=["Pearson", "Spearman", "Kendall"]),
         y=alt.Y("row:N", title=None, sort=list(dict.fromkeys(data["row"]))),
     )
     cells = base.mark_rect().encode(
-        color=alt.Color("value:Q", title="correlation",
+        color=alt.Color("value:Q", title=tr("correlation"),
                         scale=alt.Scale(domain=[-1, 1], scheme="redblue")),
-        tooltip=["metric:N", "level:N", "n:Q", "coefficient:N",
-                 alt.Tooltip("value:Q", format=".3f")],
+        tooltip=[alt.Tooltip("metric:N", title=tr("metric")),
+                 alt.Tooltip("level:N", title=tr("level")),
+                 alt.Tooltip("n:Q", format=COUNT.d3, title="n"),
+                 alt.Tooltip("coefficient:N", title=tr("coefficient")),
+                 alt.Tooltip("value:Q", format=CORRELATION.d3, title=tr("correlation"))],
     )
-    text = base.mark_text().encode(text=alt.Text("value:Q", format=".3f"))
-    return alt.layer(cells, text).properties(title="Correlation with the external scores")
+    text = base.mark_text().encode(text=alt.Text("value:Q", format=CORRELATION.d3))
+    return alt.layer(cells, text).properties(title=tr("Correlation with the external scores"))

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 import altair as alt
 
+from bleu.i18n import tr
+
 #: Tableau 10 (Vega's ``tableau10``), colour-blind-safer than Streamlit's default; cycled
 PALETTE = ("#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2",
            "#ff9da6", "#9d755d", "#bab0ac")
@@ -38,10 +40,11 @@ def system_colors(shown: Sequence[str], systems: Sequence[str] | None = None) ->
 
 
 def system_color(shown: Sequence[str], systems: Sequence[str] | None = None,
-                 field: str = "system", title: str = "System") -> alt.Color:
-    """A nominal colour encoding of ``field`` with each system's colour (``system_colors``)."""
+                 field: str = "system", title: str | None = None) -> alt.Color:
+    """A nominal colour encoding of ``field`` with each system's colour (``system_colors``),
+    titled ``title`` (default: "System" in the interface language)."""
     shown = list(dict.fromkeys(shown))
-    return alt.Color(f"{field}:N", title=title, sort=shown,
+    return alt.Color(f"{field}:N", title=tr("System") if title is None else title, sort=shown,
                      scale=alt.Scale(domain=shown, range=system_colors(shown, systems)))
 
 

@@ -28,8 +28,10 @@ from ..analysis.dashboard import (
     table_columns,
 )
 from ..analysis.escaping import escape_html, show_controls_frame
-from ..analysis.formatting import Column, text_frame
+from ..analysis.formatting import COUNT, SEED, Column, text_frame
+from ..i18n import language, tr
 from .dashboard import dashboard
+from .locale import localized
 from .text import visible_text
 
 _STYLE = """<style>
@@ -44,43 +46,58 @@ _STYLE = """<style>
 def _table_html(frame: pd.DataFrame, columns: Mapping[str, Column]) -> str:
     shown = show_controls_frame(text_frame(frame.drop(columns=[MEAN_COLUMN], errors="ignore"),
                                            columns))
+    # headers in the interface language
+    shown = shown.rename(columns=lambda name: tr((columns[name].label if name in columns
+                                                  else "") or str(name)))
     return shown.to_html(index=False, escape=True, classes="scores", border=0)
 
 
-def html_report(results: Dashboard, *, title: str = "BLEU Explorer report",
-                data_label: str = "") -> str:
-    """The dashboard as one HTML file: every metric's scores and signature, and the charts,
-    all inlined."""
-    spec = json.dumps(visible_text(dashboard(results)).to_dict()).replace("<", "\\u003c")
+def html_report(results: Dashboard, *, title: str | None = None, data_label: str = "") -> str:
+    """The dashboard as one HTML file in the interface language: every metric's scores and
+    signature, and the charts, all inlined."""
+    title = title or tr("BLEU Explorer report")
+    spec = json.dumps(localized(visible_text(dashboard(results))).to_dict()).replace(
+        "<", "\\u003c")
     parts = [f"<h1>{html.escape(title)}</h1>"]
     if data_label:
-        parts.append(f"<p>{escape_html(data_label)}: {len(results.scores)} systems, "
-                     f"{results.n_refs} reference(s), {results.n_segments:,} segments.</p>")
+        parts.append("<p>{}</p>".format(html.escape(tr(
+            "{label}: {systems} systems, {refs} reference(s), {segments} segments.")).format(
+            label=escape_html(data_label), systems=len(results.scores), refs=results.n_refs,
+            segments=COUNT.text(results.n_segments))))
     order = results.options.max_ngram_order
     if len(results.metrics) > 1:
-        parts += [f"<h2>Every metric (best first by {html.escape(results.ranking)})</h2>",
+        parts += ["<h2>{}</h2>".format(html.escape(tr(
+                      "Every metric (best first by {metric})")).format(
+                      metric=html.escape(results.ranking))),
                   _table_html(summary_table(results), summary_columns(results))]
     parts += ["<h2>BLEU</h2>", _table_html(results_table(results), table_columns(order)),
-              f"<p>Signature: <code>{html.escape(results.bootstrap_signature)}</code></p>"]
+              "<p>{} <code>{}</code></p>".format(html.escape(tr("Signature:")),
+                                                 html.escape(results.bootstrap_signature))]
     if results.baseline is not None:
-        parts.append(f"<p>p-values: paired bootstrap against {escape_html(results.baseline)} "
-                     f"({results.n_samples} resamples, seed {results.seed}). Rank: WMT's "
-                     "clusters from the paired bootstrap of every pair, Holm-corrected.</p>")
+        parts.append("<p>{}</p>".format(html.escape(tr(
+            "p-values: paired bootstrap against {baseline} ({samples} resamples, seed "
+            "{seed}). Rank: WMT's clusters from the paired bootstrap of every pair, "
+            "Holm-corrected.")).format(baseline=escape_html(results.baseline),
+                                       samples=COUNT.text(results.n_samples),
+                                       seed=SEED.text(results.seed))))
     for metric, found in results.metrics.items():
         if metric == "BLEU":
             continue
-        higher = found.higher_is_better
-        parts += [f"<h2>{escape_html(metric)} ({'higher' if higher else 'lower'} is better)</h2>",
+        better = tr("higher is better") if found.higher_is_better else tr("lower is better")
+        parts += [f"<h2>{escape_html(metric)} ({html.escape(better)})</h2>",
                   _table_html(found.table(), found.columns()),
-                  f"<p>Signature: <code>{escape_html(found.tested_signature)}</code></p>"]
+                  "<p>{} <code>{}</code></p>".format(html.escape(tr("Signature:")),
+                                                     escape_html(found.tested_signature))]
         if found.scores.source:
-            parts.append(f"<p>Scores from {escape_html(found.scores.source)}.</p>")
-    parts += ["<h2>Charts</h2>"]
-    footer = (f"<p><small>Made with bleu-explorer {__version__}; scores as sacrebleu computes "
-              f"them.</small></p>")
+            parts.append("<p>{}</p>".format(escape_html(tr("Scores from {source}.").format(
+                source=found.scores.source))))
+    parts += ["<h2>{}</h2>".format(html.escape(tr("Charts")))]
+    footer = "<p><small>{}</small></p>".format(html.escape(tr(
+        "Made with bleu-explorer {version}; scores as sacrebleu computes them.").format(
+        version=__version__)))
     options = json.dumps({"renderer": "svg", "actions": False})
     return "\n".join([
-        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="UTF-8">',
+        "<!DOCTYPE html>", f'<html lang="{language()}">', "<head>", '<meta charset="UTF-8">',
         f"<title>{html.escape(title)}</title>", _STYLE,
         f'<script type="text/javascript">\n{_bundle()}\n</script>', "</head>", "<body>",
         *parts, '<div id="dashboard"></div>',

@@ -17,8 +17,9 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.compare import SWAP
-from ..analysis.formatting import COUNT, DELTA, SCORE
+from ..analysis.formatting import COUNT, DELTA, RATIO, SCORE, SMALL_DELTA
 from ..analysis.segments import DOCUMENT, SOURCE, bleu_column, reference_columns
+from ..i18n import tr
 from .palette import NEUTRAL, PALETTE, UNSELECTED, scatter_opacity, system_color, system_colors
 
 #: the plot width of full-width charts with panels (a fixed width: they cannot follow the page)
@@ -59,19 +60,19 @@ def histogram_chart(table: pd.DataFrame, systems: Sequence[str],
     data = histogram_data(table, systems, step)
     systems = list(systems)
     return alt.Chart(data).mark_bar().encode(
-        x=alt.X("start:Q", bin="binned", title="sentence BLEU",
+        x=alt.X("start:Q", bin="binned", title=tr("sentence BLEU"),
                 scale=alt.Scale(domain=[0, 100]), axis=alt.Axis(tickCount=4)),
         x2="end:Q",
-        y=alt.Y("segments:Q", title="segments", axis=alt.Axis(tickCount=3)),
+        y=alt.Y("segments:Q", title=tr("segments"), axis=alt.Axis(tickCount=3)),
         color=system_color(systems).legend(None),  # each panel is labelled with its system
-        tooltip=["system:N", alt.Tooltip("start:Q", title="from"),
-                 alt.Tooltip("end:Q", title="to"),
-                 alt.Tooltip("segments:Q", format=COUNT.d3)],
+        tooltip=[alt.Tooltip("system:N", title=tr("system")),
+                 alt.Tooltip("start:Q", title=tr("from")), alt.Tooltip("end:Q", title=tr("to")),
+                 alt.Tooltip("segments:Q", format=COUNT.d3, title=tr("segments"))],
     ).properties(width=width, height=HISTOGRAM_HEIGHT).facet(
         facet=alt.Facet("system:N", sort=systems, title=None,
                         header=alt.Header(labelLimit=width + 20)),
         columns=HISTOGRAM_COLUMNS,
-    ).properties(title="Sentence BLEU per system")
+    ).properties(title=tr("Sentence BLEU per system"))
 
 
 def scatter_data(table: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
@@ -101,16 +102,19 @@ def scatter_chart(table: pd.DataFrame, a: str, b: str) -> alt.LayerChart:
     data = scatter_data(table, a, b)
     selection = alt.selection_point(name=SEGMENT_SELECTION, fields=["id"], on="click",
                                     clear="dblclick")
-    tooltip = [alt.Tooltip("id:Q", title="segment"),
+    tooltip = [alt.Tooltip("id:Q", title=tr("segment")),
                alt.Tooltip("a:Q", title=f"BLEU {a}", format=SCORE.d3),
                alt.Tooltip("b:Q", title=f"BLEU {b}", format=SCORE.d3)]
     tooltip += [alt.Tooltip(f"{column}:N", title=title) for column, title in (
-        ("document", "document"), ("source", "source"), ("reference", "reference"),
-        ("output_a", a), ("output_b", b)) if column in data.columns]
+        ("document", tr("document")), ("source", tr("source")),
+        ("reference", tr("reference")), ("output_a", a), ("output_b", b))
+        if column in data.columns]
     opacity = scatter_opacity(len(data))
     points = alt.Chart(data).mark_circle(size=24).encode(
-        x=alt.X("a:Q", title=f"sentence BLEU {a}", scale=alt.Scale(domain=[0, 100])),
-        y=alt.Y("b:Q", title=f"sentence BLEU {b}", scale=alt.Scale(domain=[0, 100])),
+        x=alt.X("a:Q", title=tr("sentence BLEU {system}").format(system=a),
+                scale=alt.Scale(domain=[0, 100])),
+        y=alt.Y("b:Q", title=tr("sentence BLEU {system}").format(system=b),
+                scale=alt.Scale(domain=[0, 100])),
         color=alt.condition(selection, alt.value(PALETTE[0]), alt.value(UNSELECTED)),
         opacity=alt.condition(selection, alt.value(opacity), alt.value(opacity / 2)),
         tooltip=tooltip,
@@ -119,8 +123,9 @@ def scatter_chart(table: pd.DataFrame, a: str, b: str) -> alt.LayerChart:
         color=NEUTRAL, strokeDash=[4, 4]).encode(x="x:Q", y="y:Q")
     return alt.layer(points, diagonal).properties(
         height=380, title=alt.TitleParams(
-            "Sentence BLEU per segment",
-            subtitle=f"above the diagonal: {b} better; click a point to open its segment"))
+            tr("Sentence BLEU per segment"),
+            subtitle=tr("above the diagonal: {b} better; click a point to open its "
+                        "segment").format(b=b)))
 
 
 def bucket_chart(frame: pd.DataFrame, title: str, value_title: str = "BLEU",
@@ -132,20 +137,20 @@ def bucket_chart(frame: pd.DataFrame, title: str, value_title: str = "BLEU",
     ``systems``: every loaded system, for the colours (default: those of ``frame``).
     """
     data = frame[["system", "bucket", "label", "score", "low", "high"]].copy()
-    count = "segments" if "segments" in frame.columns else "words"
-    data["count"] = frame[count].to_numpy()
+    column = "segments" if "segments" in frame.columns else "words"
+    count = tr("segments") if column == "segments" else tr("words")
+    rule = SCORE if value_title == "BLEU" else RATIO
+    data["count"] = frame[column].to_numpy()
     shown = list(dict.fromkeys(data["system"]))
     labels = list(data.sort_values("bucket")["label"].drop_duplicates())
     color = system_color(shown, systems)
     x = alt.X("label:N", sort=labels, title=None, axis=alt.Axis(labelAngle=0))
     base = alt.Chart(data).encode(x=x, xOffset=alt.XOffset("system:N", sort=shown), color=color)
-    tooltip = ["system:N", alt.Tooltip("label:N", title="bucket"),
-               alt.Tooltip("score:Q", format=SCORE.d3 if value_title == "BLEU" else ".3f",
-                           title=value_title),
-               alt.Tooltip("low:Q", format=SCORE.d3 if value_title == "BLEU" else ".3f",
-                           title="95% low"),
-               alt.Tooltip("high:Q", format=SCORE.d3 if value_title == "BLEU" else ".3f",
-                           title="95% high"),
+    tooltip = [alt.Tooltip("system:N", title=tr("system")),
+               alt.Tooltip("label:N", title=tr("bucket")),
+               alt.Tooltip("score:Q", format=rule.d3, title=value_title),
+               alt.Tooltip("low:Q", format=rule.d3, title=tr("95% low")),
+               alt.Tooltip("high:Q", format=rule.d3, title=tr("95% high")),
                alt.Tooltip("count:Q", format=COUNT.d3, title=count)]
     points = base.mark_point(filled=True, size=60, opacity=1).encode(
         y=alt.Y("score:Q", title=value_title, scale=alt.Scale(zero=False)), tooltip=tooltip)
@@ -165,14 +170,17 @@ def contribution_chart(frame: pd.DataFrame, a: str, b: str,
     order = [str(i) for i in data["id"]]
     data["segment"] = order
     return alt.Chart(data).mark_bar().encode(
-        y=alt.Y("segment:N", sort=order, title="segment",
+        y=alt.Y("segment:N", sort=order, title=tr("segment"),
                 axis=alt.Axis(labelOverlap=False)),  # every bar named (Vega hid every other)
-        x=alt.X("swap:Q", title=f"change of {a}'s corpus BLEU with {b}'s output there"),
-        color=alt.Color("better:N", title="better output",
+        x=alt.X("swap:Q", title=tr("change of {a}'s corpus BLEU with {b}'s output there").format(
+            a=a, b=b)),
+        color=alt.Color("better:N", title=tr("better output"),
                         scale=alt.Scale(domain=[a, b], range=system_colors([a, b], systems))),
-        tooltip=[alt.Tooltip("id:Q", title="segment"),
-                 alt.Tooltip("swap:Q", format=".3f", title="change of A's BLEU"), "better:N"],
-    ).properties(height=alt.Step(18), title=f"Segments that decide {a} vs {b}")
+        tooltip=[alt.Tooltip("id:Q", title=tr("segment")),
+                 alt.Tooltip("swap:Q", format=SMALL_DELTA.d3, title=tr("change of A's BLEU")),
+                 alt.Tooltip("better:N", title=tr("better output"))],
+    ).properties(height=alt.Step(18),
+                 title=tr("Segments that decide {a} vs {b}").format(a=a, b=b))
 
 
 def document_chart(frame: pd.DataFrame, a: str, b: str,
@@ -183,11 +191,12 @@ def document_chart(frame: pd.DataFrame, a: str, b: str,
                          "diff": (frame[b] - frame[a]).to_numpy()})
     data["better"] = np.where(data["diff"] < 0, a, b)
     return alt.Chart(data).mark_bar().encode(
-        x=alt.X("document:N", sort=list(data["document"]), title="document",
+        x=alt.X("document:N", sort=list(data["document"]), title=tr("document"),
                 axis=alt.Axis(labels=len(data) <= 60)),
         y=alt.Y("diff:Q", title=f"BLEU {b} − {a}"),
-        color=alt.Color("better:N", title="better",
+        color=alt.Color("better:N", title=tr("better"),
                         scale=alt.Scale(domain=[a, b], range=system_colors([a, b], systems))),
-        tooltip=["document:N", alt.Tooltip("segments:Q", format=COUNT.d3),
+        tooltip=[alt.Tooltip("document:N", title=tr("document")),
+                 alt.Tooltip("segments:Q", format=COUNT.d3, title=tr("segments")),
                  alt.Tooltip("diff:Q", format=DELTA.d3, title=f"{b} − {a}")],
-    ).properties(title=f"Per-document BLEU difference ({b} − {a})")
+    ).properties(title=tr("Per-document BLEU difference ({b} − {a})").format(a=a, b=b))

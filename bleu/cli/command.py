@@ -136,7 +136,8 @@ def build_parser() -> argparse.ArgumentParser:
     add("--num-refs", "-nr", type=int, default=1,
         help="Split one reference file on tabs into this many references (default: 1).")
     add("--encoding", "-e", default="utf-8", help="Encoding of the files (default: utf-8).")
-    add("--line-limit", type=_line_limit, default=MAX_LINE_CHARS, metavar="CHARS",
+    add("--line-limit", type=_at_least_one("a whole number of characters"),
+        default=MAX_LINE_CHARS, metavar="CHARS",
         help=f"Refuse input with a line longer than this as binary or not line-based, naming the "
         f"file (or stdin) and line (default: {MAX_LINE_CHARS:,} characters; a NUL byte is "
         "refused too). BLEU Explorer's addition: sacrebleu reads any line.")
@@ -247,7 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
                          help="The BERTScore model of -m bertscore: a Hugging Face model folder "
                          "or cached name (roberta-large); the score is F1, the best over the "
                          "references.")
-    learned.add_argument("--bertscore-layers", type=_layer, default=None, metavar="N",
+    learned.add_argument("--bertscore-layers", type=_at_least_one("a layer number"),
+                         default=None, metavar="N",
                          help="The layer whose embeddings BERTScore compares (bert_score's "
                          "num_layers; default: bert_score's for the models it names).")
     saved = parser.add_argument_group(
@@ -319,27 +321,17 @@ def _pair(text: str) -> tuple[str, str]:
     return name, value
 
 
-def _layer(text: str) -> int:
-    """``--bertscore-layers``: a layer number, 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a layer number, 1 or more; got {text!r}")
-    return value
-
-
-def _line_limit(text: str) -> int:
-    """``--line-limit``: a whole number of characters, 1 or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number of characters, 1 or more; "
-                                         f"got {text!r}")
-    return value
+def _at_least_one(what: str) -> Callable[[str], int]:
+    """An argparse type: a whole number, 1 or more, that argparse's message calls ``what``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"must be {what}, 1 or more; got {text!r}")
+        return value
+    return parse
 
 
 def _check_flags(args: argparse.Namespace) -> None:

@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..errors import LengthMismatchError
+from ..i18n import tr
 from ..metrics.bleu.engine import looks_tokenized
+from ..number_rule import PERCENT
 from .model import TextFile
 
 __all__ = ["IDENTICAL_WARN_FRACTION", "check_aligned", "duplicate_name_note",
@@ -73,5 +75,6 @@ def identical_lines_note(system: TextFile, reference: TextFile,
     fraction = similarity_to_reference(system, reference)
     if fraction <= threshold:
         return None
-    return (f"{system.name} is identical to the reference {reference.name} on "
-            f"{fraction:.0%} of lines: is it the reference uploaded as a system (or the reverse)?")
+    return tr("{system} is identical to the reference {reference} on {share}% of lines: is it "
+              "the reference uploaded as a system (or the reverse)?").format(
+        system=system.name, reference=reference.name, share=PERCENT.text(100 * fraction))

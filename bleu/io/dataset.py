@@ -12,7 +12,8 @@ from functools import cached_property
 from pathlib import Path
 
 from ..errors import InputError
-from ..i18n import ntr
+from ..i18n import ntr, tr
+from ..number_rule import PERCENT
 from . import (
     IDENTICAL_WARN_FRACTION,
     TextFile,
@@ -173,10 +174,11 @@ def _warnings(systems: Mapping[str, TextFile], references: Sequence[TextFile]) -
         for ref in references:
             share = similarity_to_reference(file, ref)
             if share > IDENTICAL_WARN_FRACTION:
-                notes.append(
-                    f"System {name!r} ({file.name}) is identical to reference {ref.name} on "
-                    f"{share:.0%} of its lines: was the reference uploaded as a system?"
-                )
+                notes.append(tr(
+                    "System {name} ({file}) is identical to reference {ref} on {share}% of its "
+                    "lines: was the reference uploaded as a system?").format(
+                    name=repr(name), file=file.name, ref=ref.name,
+                    share=PERCENT.text(100 * share)))
     for file in [*references, *systems.values()]:
         if looks_tokenized(file.segments):
             notes.append(
@@ -200,9 +202,9 @@ def assemble(systems: Sequence[TextFile], references: Sequence[TextFile],
     (``guess_language_pair``).
     """
     if not systems:
-        raise InputError("No system output loaded: add one or more system files.")
+        raise InputError(tr("No system output loaded: add one or more system files."))
     if not references:
-        raise InputError("No reference loaded: add one or more reference files.")
+        raise InputError(tr("No reference loaded: add one or more reference files."))
     check_aligned([*references, *systems, *([source] if source is not None else [])])
     wanted = list(names) if names is not None else [system_name(file.name) for file in systems]
     final = unique_names(wanted)

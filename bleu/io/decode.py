@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 
 from ..errors import UnknownOptionError
+from ..i18n import tr
+from ..number_rule import MEGABYTES
 from .model import read_error
 
 #: The upload limit in MB (1 MB = 2**20 bytes), the same as server.maxUploadSize in
@@ -64,14 +66,15 @@ class Decoded:
 
 def _format_mb(n_bytes: int) -> str:
     """Megabytes rounded up to one decimal, so a file just over the limit never reads as equal."""
-    return f"{math.ceil(n_bytes / 2**20 * 10) / 10:g}"
+    return MEGABYTES.text(math.ceil(n_bytes / 2**20 * 10) / 10)
 
 
 def check_size(data: bytes, name: str, *, limit_mb: float = MAX_UPLOAD_MB) -> None:
     """Refuse a file over the upload limit before any work is spent on it."""
     if len(data) > limit_mb * 2**20:
-        raise read_error(name, f"is {_format_mb(len(data))} MB; the limit is {limit_mb:g} MB. "
-                               "Split the file, or load fewer segments.")
+        raise read_error(name, tr("is {size} MB; the limit is {limit} MB. Split the file, or "
+                                  "load fewer segments.").format(
+            size=_format_mb(len(data)), limit=MEGABYTES.text(limit_mb)))
 
 
 def sniff_binary(data: bytes, name: str) -> None:

@@ -1,7 +1,8 @@
 """Caching on content, shared by the server's sessions: Streamlit hashes the loaded data and
 scores by their content keys (``HASH_FUNCS``), so a cached result always belongs to the data it
-was computed on; ``stats_store`` keeps every system's statistics matrices (read-only) for any
-session that asks for the same (metric, options, system, references) again."""
+was computed on; ``shared`` keeps one result per server for the same inputs and hands the same
+object to every session; ``stats_store`` keeps every system's statistics matrices (read-only)
+for any session that asks for the same (metric, options, system, references) again."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable
 from operator import attrgetter
+from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -21,6 +23,17 @@ from bleu.io.scores.table import SegmentScores
 #: how Streamlit's caches hash the loaded data and scores: by content, never by identity
 HASH_FUNCS = {TextFile: attrgetter("key"), Dataset: attrgetter("key"),
               MetricScores: attrgetter("key"), SegmentScores: attrgetter("key")}
+
+
+def shared(max_entries: int, show_spinner: bool | str = False) -> Any:
+    """A decorator: the function's results cached by the content of its arguments
+    (``HASH_FUNCS``), once per server, and handed to every session as they are. Never copied:
+    ``st.cache_data`` unpickles a copy on every call (a 20,000-segment table, a set of scores
+    whose content key is then hashed again), so a shared result must never be changed by its
+    users: frozen dataclasses, read-only arrays, tables handed on as ``copy(deep=False)``
+    (pandas copies on write)."""
+    return st.cache_resource(max_entries=max_entries, show_spinner=show_spinner,
+                             hash_funcs=HASH_FUNCS)
 
 
 class StatsStore:

@@ -101,8 +101,14 @@ def write_boolean(value: Any) -> str:
     return "1" if value else "0"
 
 
+def write_number(value: Any) -> str:
+    """A number as a link writes it: a decimal point in every interface language (``number``
+    reads it back), never the number rule's text."""
+    return f"{float(value):g}"
+
+
 def write_numbers(values: Any) -> str:
-    return ",".join(f"{float(v):g}" for v in values)
+    return ",".join(write_number(v) for v in values)
 
 
 #: presentation mode, on every teaching page

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -17,7 +18,13 @@ import streamlit as st
 import bleu
 from bleu.analysis import compare, concordance, error_spans, highlight
 from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import SMALL_DELTA, metric_delta, score_formats
+from bleu.analysis.formatting import (
+    SCORE,
+    SMALL_DELTA,
+    NumberFormat,
+    metric_delta,
+    score_formats,
+)
 from bleu.analysis.metric_scores import MetricScores
 from bleu.analysis.segment_edit import edit_segment
 from bleu.analysis.segments import (
@@ -27,6 +34,7 @@ from bleu.analysis.segments import (
     sentence_scores,
     sentence_table,
 )
+from bleu.charts import segments as charts_segments
 from bleu.i18n import tr
 from bleu.io import TextFile, read_frequencies
 from bleu.io.dataset import Dataset
@@ -46,9 +54,9 @@ def pair_picker(prefix: str, names: Sequence[str]) -> tuple[str, str]:
         others = [n for n in names if n != state[f"{prefix}_a"]]
         state[f"{prefix}_b"] = others[0] if others else names[0]
     left, right = st.columns(2)
-    a = left.selectbox("System A", names, index=names.index(state[f"{prefix}_a"]),
+    a = left.selectbox(tr("System A"), names, index=names.index(state[f"{prefix}_a"]),
                        format_func=show_controls, key=f"{prefix}_a")
-    b = right.selectbox("System B", names, index=names.index(state[f"{prefix}_b"]),
+    b = right.selectbox(tr("System B"), names, index=names.index(state[f"{prefix}_b"]),
                         format_func=show_controls, key=f"{prefix}_b")
     return a, b
 
@@ -56,11 +64,11 @@ def pair_picker(prefix: str, names: Sequence[str]) -> tuple[str, str]:
 def sentence_smoothing() -> BLEUOptions:
     """The sentence-BLEU options: the sidebar's tokenization, this selectbox's smoothing."""
     method = st.selectbox(
-        "Sentence BLEU smoothing", _state.SMOOTH_METHODS,
+        tr("Sentence BLEU smoothing"), _state.SMOOTH_METHODS,
         index=_state.kept_index(_state.SENTENCE_SMOOTH, _state.SMOOTH_METHODS, "exp"),
         key=_state.SENTENCE_SMOOTH,
-        help="Sentence BLEU as sacrebleu computes it: effective order, and exp smoothing by "
-             "default. Corpus scores use the sidebar's options.")
+        help=tr("Sentence BLEU as sacrebleu computes it: effective order, and exp smoothing by "
+             "default. Corpus scores use the sidebar's options."))
     return sentence_options(_state.options(), method)
 
 
@@ -80,6 +88,22 @@ def score_bounds(table: pd.DataFrame, column: str, bleu_like: bool,
     return float(np.floor(low / step) * step), float(np.ceil(high / step) * step), float(step)
 
 
+def score_steps(low: float, high: float, step: float) -> list[float]:
+    """The values a score filter's slider stops at: ``low`` to ``high`` by ``step`` (rounded, so
+    that 90.0 is one of them, not 90.00000000000001)."""
+    decimals = max(0, math.ceil(-math.log10(step)) + 1)
+    count = round((high - low) / step)
+    return [round(low + k * step, decimals) + 0.0 for k in range(count + 1)]
+
+
+def step_format(step: float, signed: bool = False) -> NumberFormat:
+    """The number rule of a slider's values: as many decimals as its step needs (0,5; 0,01)."""
+    decimals = max(0, math.ceil(-math.log10(step) - 1e-9))
+    if not float(step * 10 ** decimals).is_integer():
+        decimals += 1
+    return NumberFormat(decimals, signed=signed)
+
+
 def documents(data: Dataset) -> tuple[str, ...] | None:
     """Document ids of the segments, from the first stream that has them (else None)."""
     files = [*data.references, *([data.source] if data.source else []), *data.systems.values()]
@@ -89,7 +113,7 @@ def documents(data: Dataset) -> tuple[str, ...] | None:
     return None
 
 
-@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.shared(max_entries=8)
 def _table(data: Dataset, bleu: MetricScores, options: BLEUOptions, sentence: BLEUOptions,
            pair: tuple[str, str]) -> pd.DataFrame:
     return sentence_table(
@@ -100,11 +124,34 @@ def _table(data: Dataset, bleu: MetricScores, options: BLEUOptions, sentence: BL
 
 
 def table(data: Dataset, sentence: BLEUOptions, pair: tuple[str, str]) -> pd.DataFrame:
-    """The sentence table of the loaded data (cached; every call gets its own copy)."""
-    return _table(data, _metrics.scores(data, "BLEU"), _state.options(), sentence, pair)
+    """The sentence table of the loaded data (cached; every call gets its own copy, a
+    copy-on-write one: the cached table is the server's)."""
+    return _table(data, _metrics.scores(data, "BLEU"), _state.options(), sentence,
+                  pair).copy(deep=False)
 
 
-@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+def histogram_chart(data: Dataset, options: BLEUOptions, sentence: BLEUOptions,
+                    pair: tuple[str, str]) -> alt.FacetChart:
+    """The Sentences histogram of the loaded data under ``options`` (the sidebar's, passed so
+    that ``_charts.show`` keys the chart on them and the data's content key, not by hashing
+    the table's every cell on every rerun)."""
+    return charts_segments.histogram_chart(_table_for(data, options, sentence, pair),
+                                           list(data.systems))
+
+
+def scatter_chart(data: Dataset, options: BLEUOptions, sentence: BLEUOptions,
+                  pair: tuple[str, str]) -> alt.LayerChart:
+    """The Sentences scatter of A against B, keyed as ``histogram_chart`` is."""
+    return charts_segments.scatter_chart(_table_for(data, options, sentence, pair), *pair)
+
+
+def _table_for(data: Dataset, options: BLEUOptions, sentence: BLEUOptions,
+               pair: tuple[str, str]) -> pd.DataFrame:
+    """``table`` for ``options``: the run's own (the session's BLEU scores are of them)."""
+    return _table(data, _metrics.scores(data, "BLEU"), options, sentence, pair)
+
+
+@_cache.shared(max_entries=16)
 def _ngram_differences(a: TextFile, b: TextFile, references: tuple[TextFile, ...],
                        options: BLEUOptions) -> compare.NgramDifferences:
     return compare.ngram_differences(a.segments, b.segments,
@@ -135,7 +182,8 @@ def _marked(ngram: str, explained: dict[str, Explanation]) -> str:
     """The tokenized outputs and references of one segment with ``ngram`` marked (HTML)."""
     first = next(iter(explained.values()))
     texts = {name: explanation.hypothesis_tokens for name, explanation in explained.items()}
-    texts.update({f"reference {ref.index + 1}": ref.tokens for ref in first.references
+    texts.update({tr("reference {k}").format(k=ref.index + 1): ref.tokens
+                  for ref in first.references
                   if ref is not None})
     return concordance.marked_html(ngram, texts)
 
@@ -145,12 +193,14 @@ def segment_detail(data: Dataset, a: str, b: str, segment: int, sentence: BLEUOp
     """Segment ``segment`` with A and B side by side, n-gram layers toggled by checkboxes;
     ``mark``: an n-gram whose occurrences are marked in every text above the layers."""
     order = sentence.max_ngram_order
-    st.markdown(f"**Segment {segment}**")
+    st.markdown("**{}**".format(tr("Segment {segment}").format(segment=segment)))
     if data.source is not None:
-        st.caption("Source: " + escape_markdown(data.source.segments[segment - 1]))
+        st.caption(tr("Source: {text}").format(
+            text=escape_markdown(data.source.segments[segment - 1])))
     toggles = st.columns(order)
     shown = [n for n in range(1, order + 1)
-             if toggles[n - 1].checkbox(f"{n}-grams", value=n <= 2, key=f"{key}_order_{n}")]
+             if toggles[n - 1].checkbox(tr("{n}-grams").format(n=n), value=n <= 2,
+                                        key=f"{key}_order_{n}")]
     st.markdown(highlight.legend_html(), unsafe_allow_html=True)
     explained = {name: explain(data, name, segment, sentence) for name in dict.fromkeys((a, b))}
     if mark:
@@ -206,33 +256,34 @@ def whatif(data: Dataset, names: Sequence[str], segment: int, sentence: BLEUOpti
     replaced, nothing else rescored), with a reset. Keys ``{key}_edit_system``,
     ``{key}_edit_text``, ``{key}_edit_reset``."""
     state = st.session_state
-    with st.expander("What if this hypothesis read differently?", expanded=True):
-        system = st.radio("Edit the output of", list(names), horizontal=True,
+    with st.expander(tr("What if this hypothesis read differently?"), expanded=True):
+        system = st.radio(tr("Edit the output of"), list(names), horizontal=True,
                           format_func=escape_markdown, key=f"{key}_edit_system")
         original = data.systems[system].segments[segment - 1]
         text_key, owner = f"{key}_edit_text", (data.key, system, segment)
         if state.get(f"{key}_edit_of") != owner:  # another segment or system: start afresh
             state[f"{key}_edit_of"], state[text_key] = owner, original
-        edited = st.text_area("Hypothesis (Ctrl+Enter to apply)", key=text_key, height=80)
-        st.button("Reset to the system's output", key=f"{key}_edit_reset", on_click=_reset_edit,
+        edited = st.text_area(tr("Hypothesis (Ctrl+Enter to apply)"), key=text_key, height=80)
+        st.button(tr("Reset to the system's output"), key=f"{key}_edit_reset", on_click=_reset_edit,
                   args=(text_key, original))
         options = _state.options()
         result = edit_segment(_metrics.bleu_stats(data)[system], segment, edited,
                               segment_references(data, segment), options, sentence)
         m1, m2 = st.columns(2)
-        m1.metric("Sentence BLEU", f"{result.sentence_after:.2f}",
+        m1.metric(tr("Sentence BLEU"), SCORE.text(result.sentence_after),
                   **metric_delta(result.sentence_after - result.sentence_before))
-        m2.metric(f"Corpus BLEU of {escape_markdown(system)}", f"{result.corpus_after.score:.2f}",
+        m2.metric(tr("Corpus BLEU of {system}").format(system=escape_markdown(system)),
+                  SCORE.text(result.corpus_after.score),
                   **metric_delta(result.corpus_after.score - result.corpus_before.score,
                                  SMALL_DELTA),
-                  help="One segment of many moves the corpus score a little: the change is "
-                       "shown with 4 decimals.")
+                  help=tr("One segment of many moves the corpus score a little: the change is "
+                       "shown with 4 decimals."))
         if result.changed:
             st.markdown(highlight.segment_html(result.explanation, shown,
                                                label=f"{system} (edited)"),
                         unsafe_allow_html=True)
         else:
-            st.caption("Edit the text: the matches, sentence BLEU and corpus BLEU follow.")
+            st.caption(tr("Edit the text: the matches, sentence BLEU and corpus BLEU follow."))
 
 
 def resample_note() -> None:
@@ -264,7 +315,7 @@ def bucket_values(data: Dataset, a: str, b: str, analysis: str,
             compare.SENTENCE_BLEU_CUTOFFS)
 
 
-@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.shared(max_entries=32)
 def _buckets(scored: MetricScores, pair: tuple[str, str], values: tuple[np.ndarray, ...],
              cutoffs: tuple[float, ...], n_samples: int) -> pd.DataFrame:
     stats = {"A": scored.stats[pair[0]], "B": scored.stats[pair[1]]}
@@ -274,7 +325,7 @@ def _buckets(scored: MetricScores, pair: tuple[str, str], values: tuple[np.ndarr
                                    scored.scorer, n_samples=n_samples)
 
 
-@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.shared(max_entries=8)
 def _word_buckets(a: TextFile, b: TextFile, reference: TextFile, options: BLEUOptions,
                   n_samples: int, frequency_file: tuple[bytes, str] | None) -> pd.DataFrame:
     return compare.word_accuracy_by_frequency(

@@ -116,7 +116,7 @@ def _text_stats(data: Dataset, name: str, options: BLEUOptions) -> dict[str, np.
     return found
 
 
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.shared(max_entries=64)
 def _text_scores(name: str, options: BLEUOptions, data: Dataset) -> MetricScores:
     metric = _prepared(name, data, options)
     stats = _text_stats(data, name, options)  # stored already: ``scores`` asked first

@@ -19,7 +19,7 @@ import streamlit as st
 
 from bleu.analysis.metric_scores import TEXT_METRICS, MetricScores, from_segment_scores
 from bleu.errors import InputError
-from bleu.i18n import tr
+from bleu.i18n import N_, tr
 from bleu.io.dataset import Dataset, load_folder
 from bleu.io.scores.read import Matching, match_systems, read_scores
 from bleu.io.scores.table import SegmentScores
@@ -27,7 +27,7 @@ from bleu.metrics.learned.results import ErrorSpan
 from bleu_app.views import _cache, _session, _state, _workspace
 
 MQM_SAMPLE_DIR = _session.SAMPLE_DIR / "wmt21_en-de_mqm"
-MQM_SAMPLE_LABEL = "Sample: WMT21 newstest2021 English→German with Google MQM scores"
+MQM_SAMPLE_LABEL = N_("Sample: WMT21 newstest2021 English→German with Google MQM scores")
 MQM_FILE = "mqm_newstest2021_ende.avg_seg_scores.tsv"
 #: the MQM sample's name (``Dataset.sample``; ``?sample=`` in a link)
 MQM_SAMPLE = "wmt21-en-de-mqm"
@@ -127,7 +127,7 @@ def labels(data: Dataset) -> list[str]:
     return [label for label in loaded() if isinstance(matching(data, label), Matching)]
 
 
-@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.shared(max_entries=32)
 def _scores(matched: SegmentScores, systems: tuple[str, ...]) -> MetricScores:
     return from_segment_scores(matched, systems)
 
@@ -151,6 +151,6 @@ def mqm_sample() -> tuple[Dataset, SegmentScores]:
 def load_mqm_sample() -> None:
     """Load the WMT21 en-de sample and its MQM scores (MQM's ``Nemo`` is ``NVIDIA-NeMo``)."""
     data, found = mqm_sample()
-    _workspace.load(data, tr("Loaded {label}.").format(label=MQM_SAMPLE_LABEL))
+    _workspace.load(data, tr("Loaded {label}.").format(label=tr(MQM_SAMPLE_LABEL)))
     st.session_state[_state.SEGMENT_SCORES] = {}
     add(found, {"Nemo": "NVIDIA-NeMo"})

@@ -13,12 +13,13 @@ import streamlit as st
 from bleu.analysis.budget import Resamples, ServerLimits, check_memory, fit_resamples
 from bleu.analysis.escaping import escape_markdown
 from bleu.errors import InputError
+from bleu.i18n import N_, tr
 from bleu.io.dataset import Dataset, default_tokenizer, load_folder
 from bleu_app import SAMPLE_DATA
 from bleu_app.views import _state
 
 SAMPLE_DIR = SAMPLE_DATA
-SAMPLE_LABEL = "Sample: WMT22 General MT English→German (generaltest2022)"
+SAMPLE_LABEL = N_("Sample: WMT22 General MT English→German (generaltest2022)")
 #: the bundled sample's name (``Dataset.sample``; ``?sample=`` in a link)
 SAMPLE = "wmt22-en-de"
 
@@ -88,9 +89,10 @@ def n_bootstrap() -> int:
 
 def refuse(error: InputError) -> None:
     """Show why new data was not loaded; the loaded data stays as it is."""
-    kept = st.session_state[_state.DATASET].label if _state.DATASET in st.session_state \
-        else "nothing"
-    say("error", f"{error} Nothing was changed: still showing {kept}.")
+    kept = tr(st.session_state[_state.DATASET].label) if _state.DATASET in st.session_state \
+        else tr("nothing")
+    say("error", tr("{error} Nothing was changed: still showing {kept}.").format(
+        error=error, kept=kept))
 
 
 def show_messages() -> None:
@@ -102,5 +104,5 @@ def show_messages() -> None:
 def first_steps() -> None:
     """On a session that still shows the bundled sample: what to do first, in one line."""
     if dataset().sample == SAMPLE and not st.session_state.get(_state.MESSAGES):
-        st.info("This is the bundled sample (WMT22 English→German, 9 systems). To score your "
-                "own, drop your system outputs and references on the **Data** page.")
+        st.info(tr("This is the bundled sample (WMT22 English→German, 9 systems). To score your "
+                "own, drop your system outputs and references on the **Data** page."))

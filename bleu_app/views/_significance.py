@@ -42,7 +42,7 @@ def baseline(data: Dataset) -> str | None:
     return chosen if chosen in data.systems and len(data.systems) > 1 else None
 
 
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.shared(max_entries=64)
 def _results(scores: MetricScores, chosen: str | None, samples: int) -> MetricResults:
     return metric_results(scores, baseline=chosen, n_samples=samples, seed=SEED)
 
@@ -65,7 +65,7 @@ def dashboard(data: Dataset) -> Dashboard:
                               ranking(data))
 
 
-@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.shared(max_entries=32)
 def _pairs(scores: MetricScores, method: str, samples: int,
            systems: tuple[str, ...] | None) -> AllPairs:
     stats = scores.stats if systems is None else {name: scores.stats[name] for name in systems
@@ -86,7 +86,7 @@ def pairs(data: Dataset, metric: str, method: str,
                   None if systems is None else tuple(systems))
 
 
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.shared(max_entries=64)
 def _pair(scores: MetricScores, a: str, b: str, n_bootstrap: int,
           n_ar: int) -> PairedComparison:
     found = paired_comparison(scores.stats[a], scores.stats[b], scores.scorer,

@@ -19,6 +19,9 @@ DATASET = "dataset"  # the committed bleu.io.dataset.Dataset
 MESSAGES = "data_messages"  # [(kind, text)]: the last data action's outcome, shown on the page
 UPLOADED = "uploaded_signature"  # the uploads last handled (so a rerun does not load them again)
 
+# --- the interface language (sidebar; ``?lang=`` in the URL; views/_url.py) -----------------
+LANG = "lang"
+
 # --- options (sidebar) --------------------------------------------------------------------------
 TOKENIZE = "tokenize"
 LOWERCASE = "lowercase"

@@ -8,6 +8,7 @@ import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown
 from bleu.analysis.exercises import RIGHT, SKIPPED, UNREADABLE
+from bleu.analysis.formatting import tex
 from bleu.analysis.steps import Step, steps
 from bleu.analysis.teaching import Walkthrough, ngram_frame, ngram_help
 from bleu.i18n import tr
@@ -60,7 +61,7 @@ def show(walk: Walkthrough) -> None:
                  use_container_width=True)
     st.toggle(tr("Ask me to predict each number first"), key=PREDICT)
     st.subheader(step.title)
-    st.latex(step.formula)
+    st.latex(tex(step.formula))
     example = _example(walk)
     prediction = step.prediction
     if bool(st.session_state.get(PREDICT)) and prediction is not None and \
@@ -87,7 +88,7 @@ def show(walk: Walkthrough) -> None:
             st.success(escape_markdown(said + " " + tr("Right.")), icon=":material/check:")
         else:
             st.error(escape_markdown(said), icon=":material/close:")
-    st.latex(step.worked)
+    st.latex(tex(step.worked))
     if step.explanation:
         st.markdown(escape_markdown(step.explanation))
     _table(walk, step)

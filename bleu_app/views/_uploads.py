@@ -14,8 +14,9 @@ from typing import Any
 import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown, show_controls
+from bleu.analysis.formatting import COUNT
 from bleu.errors import InputError
-from bleu.i18n import tr
+from bleu.i18n import N_, tr
 from bleu.io import read_text
 from bleu.io.dataset import Dataset, assemble
 from bleu.io.staging import (
@@ -102,8 +103,8 @@ def upload_section() -> None:
         else:
             _workspace.load(staged, tr("Loaded {systems} system(s) and {refs} reference(s), "
                                        "{segments} segments each, from the uploaded files.")
-                            .format(systems=len(staged.systems), refs=staged.n_refs,
-                                    segments=f"{staged.n_segments:,}"))
+                            .format(systems=COUNT.text(len(staged.systems)), refs=staged.n_refs,
+                                    segments=COUNT.text(staged.n_segments)))
     # Recorded only once handled: a run interrupted before this (the user uploads again while
     # it reads) leaves the signature unchanged, so the next run handles these files again
     # instead of dropping them.
@@ -113,16 +114,20 @@ def upload_section() -> None:
 def _add_pasted() -> None:
     """Pasted text: with a reference it replaces the data; without, it adds a system."""
     state = st.session_state
-    name = state.get("paste_name", "").strip() or "pasted"
+    name = state.get("paste_name", "").strip() or tr("pasted")
     try:
-        system = read_text(state.get("paste_system", "").encode("utf-8"), f"pasted system {name}")
+        system = read_text(state.get("paste_system", "").encode("utf-8"),
+                           tr("pasted system {name}").format(name=name))
         if state.get("paste_reference", "").strip():
-            reference = read_text(state["paste_reference"].encode("utf-8"), "pasted reference")
-            new = assemble([system], [reference], names=[name], label="Pasted text")
-            done = f"Loaded the pasted system {name!r} and reference ({new.n_segments} segments)."
+            reference = read_text(state["paste_reference"].encode("utf-8"),
+                                  tr("pasted reference"))
+            new = assemble([system], [reference], names=[name], label=tr("Pasted text"))
+            done = tr("Loaded the pasted system {name!r} and reference ({segments} "
+                      "segments).").format(name=name, segments=COUNT.text(new.n_segments))
         else:
             new = _session.dataset().with_system(system, name)
-            done = f"Added the pasted system {name!r} to {new.label}."
+            done = tr("Added the pasted system {name!r} to {label}.").format(
+                name=name, label=tr(new.label))
     except InputError as error:
         _session.refuse(error)
         return
@@ -130,39 +135,62 @@ def _add_pasted() -> None:
 
 
 def paste_section() -> None:
-    st.text_input("System name", key="paste_name", placeholder="pasted")
-    st.text_area("System output, one segment per line", key="paste_system")
-    st.text_area("Reference (leave empty to add the system to the loaded data)",
+    st.text_input(tr("System name"), key="paste_name", placeholder=tr("pasted"))
+    st.text_area(tr("System output, one segment per line"), key="paste_system")
+    st.text_area(tr("Reference (leave empty to add the system to the loaded data)"),
                  key="paste_reference")
-    st.button("Use the pasted text", key="paste_add", on_click=_add_pasted)
+    st.button(tr("Use the pasted text"), key="paste_add", on_click=_add_pasted)
 
 
 def _rename(widget: str, old: str) -> None:
     new = st.session_state[widget].strip()
     try:
-        _workspace.load(_session.dataset().renamed(old, new), f"Renamed {old!r} to {new!r}.")
+        _workspace.load(_session.dataset().renamed(old, new),
+                        tr("Renamed {old!r} to {new!r}.").format(old=old, new=new))
     except InputError as error:
         _session.refuse(error)
         return
-    if st.session_state.get(_state.BASELINE) == old:
-        st.session_state[_state.BASELINE] = new
+    for kept in (_state.BASELINE, NAME_PICKER):  # the renamed system stays chosen there
+        if st.session_state.get(kept) == old:
+            st.session_state[kept] = new
+
+
+#: up to this many systems the sidebar has a name box each; beyond, a picker and one box (a
+#: thousand text boxes keep the browser busy for a minute on every rerun)
+NAME_BOXES = 20
+#: the picker of the system to rename, when there are more than NAME_BOXES
+NAME_PICKER = "system_name_pick"
 
 
 def names_section(current: Dataset) -> None:
-    """One text box per system: names default to the file name and can be edited."""
-    for index, (name, file) in enumerate(current.systems.items()):
-        widget = f"system_name_{index}_{current.system_keys[name][:12]}"
+    """A text box per system (up to NAME_BOXES; beyond, the system is picked first): names
+    default to the file name and can be edited."""
+    systems = list(current.systems.items())
+    if len(systems) > NAME_BOXES:
+        names = [name for name, _ in systems]
+        picked = st.selectbox(tr("System to rename ({n} systems)").format(
+            n=COUNT.text(len(names))), names, format_func=show_controls, key=NAME_PICKER)
+        index = names.index(picked)
+        systems = [systems[index]]
+    else:
+        index = 0
+    for offset, (name, file) in enumerate(systems):
+        widget = f"system_name_{index + offset}_{current.system_keys[name][:12]}"
         st.session_state[widget] = name
         st.text_input(escape_markdown(file.name), key=widget, on_change=_rename,
                       args=(widget, name))
 
 
-
-
 # ---------------------------------------------------------------- the Data page's drop zone
 
-ROLE_HELP = ("system: one system's output; reference: a reference translation (several are "
-             "allowed); source: the source text (at most one); ignore: leave this stream out.")
+#: files one drop may hold (a thousand systems and their references): 1,000 small files settle
+#: in about 7 s in Chromium, 3,000 in 56 s (the upload widget's work grows with the square of
+#: its files); beyond, one table with a column per system
+MAX_DROPPED_FILES = 1100
+
+ROLE_HELP = N_("system: one system's output; reference: a reference translation (several are "
+               "allowed); source: the source text (at most one); ignore: leave this stream "
+               "out.")
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -179,7 +207,8 @@ def _staged(uploads: Sequence[Any], encoding: str) -> tuple[list[StagedStream], 
         try:
             streams += _stage_file(upload.name, upload.getvalue(), encoding, limit)
         except InputError as error:
-            errors.append(f"{error} This file is left out; the others can be loaded.")
+            errors.append(tr("{error} This file is left out; the others can be loaded.").format(
+                error=error))
     return streams, errors
 
 
@@ -215,9 +244,12 @@ def _load_dropped() -> None:
     except InputError as error:
         _session.refuse(error)
         return
-    _workspace.load(new, f"Loaded {len(new.systems)} system(s) and {new.n_refs} reference(s), "
-                         f"{new.n_segments:,} segments each"
-                         + (", with the source" if new.source else "") + ".")
+    _workspace.load(new, (tr("Loaded {systems} system(s) and {refs} reference(s), {segments} "
+                             "segments each, with the source.") if new.source else
+                          tr("Loaded {systems} system(s) and {refs} reference(s), {segments} "
+                             "segments each.")).format(
+        systems=COUNT.text(len(new.systems)), refs=new.n_refs,
+        segments=COUNT.text(new.n_segments)))
 
 
 def drop_zone() -> None:
@@ -225,15 +257,21 @@ def drop_zone() -> None:
     can correct, and nothing is loaded until they say so (``files_commit``)."""
     limit = st.get_option("server.maxUploadSize")
     uploads = st.file_uploader(
-        "Drop all your files here: system outputs, references, a source", key="files_upload",
+        tr("Drop all your files here: system outputs, references, a source"), key="files_upload",
         accept_multiple_files=True,
-        help=f"Plain text (one segment per line), TSV/CSV with a header, JSONL or WMT XML, up "
-             f"to {limit} MB each. Roles are guessed from the names (WMT's *.hyp.NAME.de, "
-             "*.ref.A.de, *.src.en; 'ref', 'reference', 'src', 'source' in a name or column) "
-             "and can be changed below before loading.") or []
-    st.checkbox("Read files that are not UTF-8 as Latin-1", key="files_latin1",
-                help="Only if a file was refused as not UTF-8 and you know it is Latin-1 "
-                     "(ISO-8859-1).")
+        help=tr("Plain text (one segment per line), TSV/CSV with a header, JSONL or WMT XML, "
+                "up to {limit} MB each. Roles are guessed from the names (WMT's *.hyp.NAME.de, "
+                "*.ref.A.de, *.src.en; 'ref', 'reference', 'src', 'source' in a name or column) "
+                "and can be changed below before loading.").format(limit=COUNT.text(limit))) or []
+    st.checkbox(tr("Read files that are not UTF-8 as Latin-1"), key="files_latin1",
+                help=tr("Only if a file was refused as not UTF-8 and you know it is Latin-1 "
+                     "(ISO-8859-1)."))
+    if len(uploads) > MAX_DROPPED_FILES:
+        st.error(tr("{n} files were dropped; at most {limit} are read at once. Remove some "
+                    "(the x on each file, or drop fewer), or put many systems in one TSV or CSV "
+                    "file with a column per system.").format(
+            n=COUNT.text(len(uploads)), limit=COUNT.text(MAX_DROPPED_FILES)))
+        return
     streams, errors = _staged(uploads, _drop_encoding())
     for error in errors:
         st.error(escape_markdown(error))
@@ -243,14 +281,17 @@ def drop_zone() -> None:
         _staged_table(streams), key="files_roles", hide_index=True, width="stretch",
         disabled=["file", "segments", "notes"],
         column_config={
-            "file": st.column_config.TextColumn("File (column)", width="large"),
-            "role": st.column_config.SelectboxColumn("Role", options=ROLES, required=True,
-                                                     help=ROLE_HELP),
-            "name": st.column_config.TextColumn("System name", help="How a system is shown."),
-            "segments": st.column_config.NumberColumn("Segments", format="%d"),
-            "notes": st.column_config.TextColumn("Notes", width="large"),
+            "file": st.column_config.TextColumn(tr("File (column)"), width="large"),
+            "role": st.column_config.SelectboxColumn(tr("Role"), options=ROLES, required=True,
+                                                     help=tr(ROLE_HELP)),
+            "name": st.column_config.TextColumn(tr("System name"),
+                                                help=tr("How a system is shown.")),
+            "segments": st.column_config.NumberColumn(tr("Segments"), format="%d"),
+            "notes": st.column_config.TextColumn(tr("Notes"), width="large"),
         })
     counts = {role: int((table["role"] == role).sum()) for role in ROLES[:3]}
-    st.button(f"Load {counts['system']} system(s), {counts['reference']} reference(s)"
-              + (", the source" if counts["source"] else ""), key="files_commit",
+    st.button((tr("Load {systems} system(s), {refs} reference(s), the source")
+               if counts["source"] else tr("Load {systems} system(s), {refs} reference(s)")
+               ).format(systems=COUNT.text(counts["system"]), refs=counts["reference"]),
+              key="files_commit",
               type="primary", on_click=_load_dropped)

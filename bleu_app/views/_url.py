@@ -19,7 +19,7 @@ from typing import Any
 
 import streamlit as st
 
-from bleu.i18n import tr
+from bleu.i18n import DEFAULT, LANGUAGES, from_locale, tr
 from bleu.metrics.bleu.score import SMOOTH_DEFAULTS
 from bleu.metrics.tokenizers import available_tokenizers
 from bleu.workspace import Workspace
@@ -38,8 +38,9 @@ SAMPLES = (_session.SAMPLE, _segment_scores.MQM_SAMPLE)
 OPTIONS = _state.URL_OPTION_KEYS
 #: system choices kept in the URL (only for a bundled sample)
 SYSTEMS = (_state.BASELINE, "sentences_a", "sentences_b", "compare_a", "compare_b")
-#: the parameters this module writes (others, e.g. ``lang``, are kept as they are)
-OURS = (PAGE, SAMPLE, QUERY, SMOOTH_VALUE, *OPTIONS, *SYSTEMS)
+LANG = _state.LANG
+#: the parameters this module writes (others are kept as they are)
+OURS = (PAGE, SAMPLE, QUERY, SMOOTH_VALUE, LANG, *OPTIONS, *SYSTEMS)
 _BOOLEAN = {"true": True, "1": True, "false": False, "0": False}
 
 
@@ -142,6 +143,28 @@ def _open_data(params: Mapping[str, str]) -> Workspace | None:
     return None
 
 
+def browser_language() -> str | None:
+    """The interface language of the browser's locale (``st.context.locale``, else the first
+    language of its Accept-Language header), None where the interface does not speak it."""
+    try:
+        found = from_locale(st.context.locale)
+        header = st.context.headers.get("Accept-Language") or ""
+    except Exception:
+        return None
+    return found or from_locale(header.split(",")[0].split(";")[0])
+
+
+def language() -> str:
+    """The interface language of this run: the session's (the sidebar's switch), else on a
+    session's first run the link's ``?lang=``, else the browser's, else English; kept in the
+    session state under the switch's key."""
+    state = st.session_state
+    if state.get(LANG) not in LANGUAGES:
+        wanted = st.query_params.get(LANG)
+        state[LANG] = wanted if wanted in LANGUAGES else browser_language() or DEFAULT
+    return state[LANG]
+
+
 def restore(pages: list[Any], current: Any) -> None:
     """Apply the URL's state on a session's first run; switches to the URL's page if needed."""
     state = st.session_state
@@ -172,6 +195,7 @@ def save(current: Any) -> None:
     state = st.session_state
     saved: dict[str, str] = dict(state.get(SAVED, {}))
     saved[PAGE] = _page_name(current)
+    saved[LANG] = state.get(LANG, DEFAULT)
     for key in OPTIONS:
         if key in state:
             saved[key] = _text(state[key])

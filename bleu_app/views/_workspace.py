@@ -95,7 +95,7 @@ def _log(error: StorageError) -> None:
     text, now = str(error), time.monotonic()
     if now - _LOGGED.get(text, -LOG_EVERY_SECONDS) >= LOG_EVERY_SECONDS:
         _LOGGED[text] = now
-        LOG.warning("Workspaces: %s", text)
+        LOG.warning(tr("Workspaces: %s"), text)
 
 
 def _store() -> WorkspaceStore:

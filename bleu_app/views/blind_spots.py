@@ -23,7 +23,8 @@ from bleu.analysis.meteor import DEBIAN_WORDNET, wordnet
 from bleu.analysis.segments import sentence_options, sentence_scores
 from bleu.charts import blind_spots as charts
 from bleu.errors import InputError
-from bleu.i18n import tr
+from bleu.i18n import DEFAULT, N_, tr
+from bleu.i18n import language as interface_language
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.io.scores.read import Matching
@@ -47,6 +48,10 @@ CASES_FILE = _session.SAMPLE_DIR / "blind_spots" / "cases.json"
 LANGUAGE_CODES = list(LANGUAGES)
 
 
+#: METEOR's matching stages, named in the interface language
+STAGES = {"exact": N_("exact"), "stem": N_("stem"), "synonym": N_("synonym")}
+
+
 def score_columns() -> dict[str, Column]:
     """How the score tables show numbers: by the app's rule (2 decimals, a dash where
     missing), each column explained."""
@@ -58,19 +63,27 @@ def score_columns() -> dict[str, Column]:
             "MQM (human)": Column(SCORE, help=mqm)}
 
 
-@st.cache_resource(show_spinner="Loading WordNet 3.0 for METEOR's synonym stage (once)…")
-def _wordnet():
+@st.cache_resource(show_spinner=False)
+def _loaded_wordnet():
     return wordnet()
 
 
+def _wordnet():
+    """WordNet for METEOR's synonyms, loaded once per server (saying so the first time)."""
+    with st.spinner(tr("Loading WordNet 3.0 for METEOR's synonym stage (once)…")):
+        return _loaded_wordnet()
+
+
 @st.cache_resource(show_spinner=False)
-def _cases() -> tuple[Case, ...]:
-    return blind_spots.load_cases(CASES_FILE)
+def _cases(code: str = DEFAULT) -> tuple[Case, ...]:
+    """The ready cases, their texts in the interface language ``code``."""
+    return blind_spots.load_cases(CASES_FILE, code)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _case_frame(key: str, tokenize: str, lowercase: bool, synonyms: bool) -> pd.DataFrame:
-    case = next(c for c in _cases() if c.key == key)
+def _case_frame(key: str, tokenize: str, lowercase: bool, synonyms: bool,
+                code: str) -> pd.DataFrame:
+    case = next(c for c in _cases(code) if c.key == key)
     return blind_spots.case_frame(case, tokenize=tokenize, lowercase=lowercase,
                                   synonyms=_wordnet() if synonyms else None)
 
@@ -91,13 +104,13 @@ def show_signatures(signatures) -> None:
                      labels={"metric": tr("metric"), "signature": tr("signature")})
 
 
-@st.cache_data(max_entries=16, show_spinner="Scoring the output under other settings…",
-               hash_funcs=_cache.HASH_FUNCS)
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
 def _comparability(system: TextFile, references: tuple[TextFile, ...],
-                   options: BLEUOptions) -> pd.DataFrame:
+                   options: BLEUOptions, lang: str) -> pd.DataFrame:
+    """The output's BLEU under the other settings (the settings named in ``lang``)."""
     return interpretation.comparability(
         system.segments, [ref.segments for ref in references], options,
-        reference_names=[f"ref {name}" for name in
+        reference_names=[tr("ref {k}").format(k=name) for name in
                          interpretation.short_names([ref.name for ref in references])])
 
 
@@ -114,7 +127,7 @@ def metric_table(frame: pd.DataFrame, key: str) -> None:
     below it."""
     turned = blind_spots.by_metric(frame)
     columns = {"metric": Column(help=tr("Each metric's meaning: open “What the metrics "
-                                        "measure” below, or the glossary.")),
+                                        "measure” below, or the glossary."), translated=True),
                **{name: Column(SCORE) for name in turned.columns if name != "metric"}}
     _tables.show(turned, columns, key=key, labels={"metric": tr("metric")}, width="content")
 
@@ -137,7 +150,8 @@ def show_case(case: Case, opts: BLEUOptions, synonyms: bool) -> None:
     lines += [f"- *{escape_markdown(name)}*: {escape_markdown(ref)}"
               for name, ref in case.named_references()]
     st.markdown("\n".join(lines))
-    frame = _case_frame(case.key, opts.tokenize, opts.lowercase, synonyms)
+    frame = _case_frame(case.key, opts.tokenize, opts.lowercase, synonyms,
+                       interface_language())
     metric_table(frame, "blind_scores")
     tokenizers = sorted(set(frame.tokenizer))
     if len(tokenizers) > 1:
@@ -145,7 +159,7 @@ def show_case(case: Case, opts: BLEUOptions, synonyms: bool) -> None:
             f"{label}: {tok}" for label, tok in zip(frame.candidate, frame.tokenizer,
                                                     strict=True)))))
     metric_meanings()
-    _charts.show(st, charts.case_chart(frame), width="stretch", key="blind_case_chart")
+    _charts.show(st, charts.case_chart, frame, width="stretch", key="blind_case_chart")
     show_signatures(_case_signatures(case.key, opts.tokenize, opts.lowercase, synonyms))
 
 
@@ -174,7 +188,8 @@ def own_pair(opts: BLEUOptions, synonyms: bool) -> None:
         metric_table(frame, "blind_own_scores")
         st.caption(escape_markdown(tr("METEOR stages: {stages}; tokenizer {tokenize} (the "
                                       "sidebar's).").format(
-            stages=", ".join(scores.meteor_stages), tokenize=scores.tokenize)))
+            stages=", ".join(tr(STAGES.get(stage, stage)) for stage in scores.meteor_stages),
+            tokenize=scores.tokenize)))
         show_signatures(scores.signatures)
         _learned.pair_score(hypothesis, references)
 
@@ -211,9 +226,10 @@ def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> No
         "with the largest rank gap each way, with every other metric on the same "
         "pair.").format(label=label, count=int((~np.isnan(external[system])).sum()),
                         system=system)))
-    _charts.show(st, charts.disagreement_chart(bleu_scores, external[system], picked, label),
-                    width="stretch", key="blind_disagreement_chart")
+    _charts.show(st, charts.disagreement_chart, bleu_scores, external[system], picked, label,
+                 width="stretch", key="blind_disagreement_chart")
     rows, texts = [], []
+    reference = tr("reference")  # outside the f-string below: Babel reads no tr() in one
     for item in picked.itertuples(index=False):
         index = int(item.segment) - 1
         refs = [ref.segments[index] for ref in data.references
@@ -225,7 +241,7 @@ def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> No
         rows.append({"segment": int(item.segment), "direction": item.direction,
                      label: float(item.external) + 0.0, **scores.row()})
         texts.append(f"- **{int(item.segment)}** {escape_markdown(hypothesis)}  \n"
-                     f"  *{escape_markdown(tr('reference'))}*: "
+                     f"  *{escape_markdown(reference)}*: "
                      f"{escape_markdown(refs[0] if refs else '')}")
     score_table(pd.DataFrame(rows), "blind_disagreements", label)
     with st.expander(tr("The texts of these segments"), expanded=False):
@@ -237,7 +253,9 @@ def guide(data: Dataset, opts: BLEUOptions) -> None:
     stats = _metrics.bleu_stats(data)
     left, right = st.columns([1, 1])
     with left:
-        _tables.dataframe(interpretation.bands_frame(), hide_index=True, key="blind_bands")
+        _tables.show(interpretation.bands_frame(), {
+            "BLEU": Column(), "interpretation": Column(label=N_("interpretation"))},
+            key="blind_bands")
         st.caption(escape_markdown(tr("Bands: {source}, a rough guide only.").format(
             source=interpretation.SOURCE)))
     with right:
@@ -246,7 +264,8 @@ def guide(data: Dataset, opts: BLEUOptions) -> None:
             score = score_from_stats(np.asarray(matrix).sum(axis=0), opts).score
             found = interpretation.band(score)
             rows.append({"system": name, "BLEU": score, "band": found.label})
-        _tables.show(pd.DataFrame(rows), score_columns(), key="blind_system_bands")
+        _tables.show(pd.DataFrame(rows), score_columns(), key="blind_system_bands",
+                     labels={"system": tr("system"), "band": tr("band")})
     st.warning(escape_markdown(f"“{interpretation.CAVEAT}” ({interpretation.CAVEAT_SOURCE}). "
                                + tr("The signature records the settings a number was computed "
                                     "with (references, case, tokenizer, smoothing); below, one "
@@ -254,9 +273,10 @@ def guide(data: Dataset, opts: BLEUOptions) -> None:
                icon=":material/warning:")
     system = st.selectbox(tr("Output"), list(data.systems),
                           format_func=show_controls, key="blind_guide_system")
-    frame = _comparability(data.systems[system], data.references, opts)
-    _charts.show(st, charts.comparability_chart(frame), width="stretch",
-                    key="blind_comparability_chart")
+    frame = _comparability(data.systems[system], data.references, opts,
+                           interface_language())
+    _charts.show(st, charts.comparability_chart, frame, width="stretch",
+                 key="blind_comparability_chart")
     _tables.show(frame.drop(columns=["interpretation"]),
                  {**score_columns(), "signature": Column()}, widths={"signature": "large"},
                  key="blind_comparability")
@@ -293,8 +313,8 @@ else:
         "matched.").format(path=DEBIAN_WORDNET), icon=":material/warning:")
 
 st.header(tr("Ready-made cases"))
-cases = {case.key: case for case in _cases()}
-chosen = st.selectbox(tr("Case"), list(cases), format_func=lambda key: cases[key].title,
+cases = {case.key: case for case in _cases(interface_language())}
+chosen = st.selectbox(tr("Ready-made case"), list(cases), format_func=lambda key: cases[key].title,
                       key="blind_case")
 show_case(cases[chosen], opts, synonyms)
 

@@ -2,6 +2,8 @@
 what-ifs on length; exercises on c, r and BP. Each part is a fragment: a slider step reruns its
 part only, on cached statistics. The own sentence and the view live in the page's link."""
 
+from functools import partial
+
 import pandas as pd
 import streamlit as st
 
@@ -16,18 +18,21 @@ from bleu.analysis.brevity import (
 )
 from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.formatting import (
+    BP,
     COUNT,
     FACTOR,
+    MISSING,
     RATIO,
     SCORE,
+    SIGNED_PERCENT,
     SMALL_DELTA,
     Column,
     metric_delta,
 )
-from bleu.analysis.teaching import fmt_factor, fmt_score
+from bleu.analysis.teaching import fmt_score
 from bleu.charts import teaching as charts
 from bleu.errors import InputError
-from bleu.i18n import tr
+from bleu.i18n import N_, language, tr
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu.score import BLEUOptions
@@ -65,11 +70,11 @@ def position_columns() -> dict[str, Column]:
     rule."""
     return {"c": Column(COUNT, help=tr("Hypothesis tokens of the whole corpus")),
             "r": Column(COUNT, help=tr("Closest reference lengths, summed")),
-            "c/r": Column(FACTOR), "BP": Column(FACTOR), "BLEU": Column(SCORE)}
+            "c/r": Column(FACTOR), "BP": Column(BP), "BLEU": Column(SCORE),
+            "system": Column(label=N_("system"))}
 
 
-@st.cache_data(max_entries=32, show_spinner="Resizing every hypothesis…",
-               hash_funcs=_cache.HASH_FUNCS)
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
 def _whatif(system: TextFile, references: tuple[TextFile, ...], opts: BLEUOptions):
     return length_whatif(system.segments, [ref.segments for ref in references], SWEEP,
                          tokenize=opts.tokenize,
@@ -80,12 +85,12 @@ def _whatif(system: TextFile, references: tuple[TextFile, ...], opts: BLEUOption
 
 @st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
 def _whatif_specs(system: TextFile, references: tuple[TextFile, ...],
-                  opts: BLEUOptions) -> tuple[dict, dict]:
-    """The two what-if charts of a system as validated Vega-Lite specs, built once: a slider
-    step only adds its marker (``charts.mark_resize``)."""
+                  opts: BLEUOptions, lang: str) -> tuple[dict, dict]:
+    """The two what-if charts of a system as validated Vega-Lite specs, built once per
+    language (their titles): a slider step only adds its marker (``charts.mark_resize``)."""
     found = _whatif(system, references, opts)
-    return (charts.whatif_chart(found).to_dict(),
-            charts.whatif_precisions_chart(found).to_dict())
+    return (_charts.plain_spec(charts.whatif_chart(found)),
+            _charts.plain_spec(charts.whatif_precisions_chart(found)))
 
 
 @st.cache_data(max_entries=16, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
@@ -114,18 +119,20 @@ def curve(data: Dataset, opts: BLEUOptions) -> None:
             own = None
         if own is not None:
             m1, m2, m3, m4 = st.columns(4)
-            m1.metric(tr("Your c (candidate tokens)"), own.c, help=glossary.tip("lengths"))
-            m2.metric(tr("Your r (closest reference)"), own.r, help=glossary.tip("lengths"))
-            m3.metric(tr("Your c/r"), FACTOR.text(own.c / own.r) if own.r else "—")
-            m4.metric(tr("Your BP"), fmt_factor(own.bp), help=glossary.tip("bp"))
+            m1.metric(tr("Your c (candidate tokens)"), COUNT.text(own.c),
+                      help=glossary.tip("lengths"))
+            m2.metric(tr("Your r (closest reference)"), COUNT.text(own.r),
+                      help=glossary.tip("lengths"))
+            m3.metric(tr("Your c/r"), FACTOR.text(own.c / own.r) if own.r else MISSING)
+            m4.metric(tr("Your BP"), BP.text(own.bp), help=glossary.tip("bp"))
             st.caption(escape_markdown(own.reason))
 
     positions = positions_from_stats(_metrics.bleu_stats(data), opts)
     full, zoomed = st.columns(2)
-    _charts.show(full, charts.bp_curve_chart(positions, sentence=own), width="stretch",
-                      key="bp_curve_chart")
-    _charts.show(zoomed, charts.bp_curve_chart(positions, window=zoom_window(positions)),
-                        width="stretch", key="bp_zoom_chart")
+    _charts.show(full, partial(charts.bp_curve_chart, sentence=own), positions, width="stretch",
+                 key="bp_curve_chart")
+    _charts.show(zoomed, partial(charts.bp_curve_chart, window=zoom_window(positions)), positions,
+                 width="stretch", key="bp_zoom_chart")
     _tables.show(pd.DataFrame([{
         "system": p.system, "c": p.sys_len, "r": p.ref_len, "c/r": p.ratio, "BP": p.bp,
         "BLEU": p.score} for p in positions]), position_columns(), key="bp_positions")
@@ -145,12 +152,13 @@ def whatif(data: Dataset, opts: BLEUOptions) -> None:
                           key="bp_system")
     percent = w2.slider(tr("Resize every hypothesis by (%)"), min(SWEEP), max(SWEEP), 0, step=5,
                         key="bp_percent")
-    found = _whatif(data.systems[system], data.references, opts)
+    with st.spinner(tr("Resizing every hypothesis…")):
+        found = _whatif(data.systems[system], data.references, opts)
     point = next(p for p in found.points if p.percent == percent)
     base = found.baseline
     m1, m2, m3 = st.columns(3)
     m1.metric("BLEU", fmt_score(point.score), **metric_delta(point.score - base.score))
-    m2.metric("BP", fmt_factor(point.bp), **metric_delta(point.bp - base.bp, SMALL_DELTA))
+    m2.metric("BP", BP.text(point.bp), **metric_delta(point.bp - base.bp, SMALL_DELTA))
     m3.metric("c/r", FACTOR.text(point.ratio))
     rows = [{"": label, **{f"p_{n} (%)": p for n, p in enumerate(found_at.precisions, start=1)}}
             for label, found_at in ((tr("now"), point), (tr("at 0 %"), base))]
@@ -161,18 +169,19 @@ def whatif(data: Dataset, opts: BLEUOptions) -> None:
         st.info(escape_markdown(tr(
             "Shortening pays until {percent}% (c/r = {ratio}, BLEU {best} against {base}); "
             "beyond that, BP costs more than the precisions gain.").format(
-            percent=f"{best.percent:+.0f}", ratio=RATIO.text(best.ratio),
+            percent=SIGNED_PERCENT.text(best.percent), ratio=RATIO.text(best.ratio),
             best=SCORE.text(best.score), base=SCORE.text(base.score))))
     else:
         st.info(escape_markdown(tr(
             "Shortening does not pay for this system: the best BLEU in the sweep is at "
             "{percent}% (c/r = {ratio}, BLEU {best}).").format(
-            percent=f"{best.percent:+.0f}", ratio=RATIO.text(best.ratio),
+            percent=SIGNED_PERCENT.text(best.percent), ratio=RATIO.text(best.ratio),
             best=SCORE.text(best.score))))
-    bleu_spec, precisions_spec = _whatif_specs(data.systems[system], data.references, opts)
-    st.vega_lite_chart(charts.mark_resize(bleu_spec, found, percent), key="bp_whatif_chart")
-    st.vega_lite_chart(charts.mark_resize(precisions_spec, found, percent),
-                       key="bp_whatif_precisions")
+    bleu_spec, precisions_spec = _whatif_specs(data.systems[system], data.references, opts,
+                                               language())
+    _charts.show_spec(st, charts.mark_resize(bleu_spec, found, percent), key="bp_whatif_chart")
+    _charts.show_spec(st, charts.mark_resize(precisions_spec, found, percent),
+                      key="bp_whatif_precisions")
 
 
 def explore(data: Dataset, opts: BLEUOptions) -> None:
@@ -187,10 +196,13 @@ def explore(data: Dataset, opts: BLEUOptions) -> None:
     st.caption(tr("Segments grouped by the token length of their first reference; the ratio "
                   "is Σc/Σr over the group."))
     buckets = _buckets(data, opts)
-    _charts.show(st, charts.buckets_chart(buckets), key="bp_buckets_chart")
-    _tables.show(buckets, {"segments": Column(COUNT), "sys_len": Column(COUNT),
-                           "ref_len": Column(COUNT), "ratio": Column(FACTOR),
-                           "bp": Column(FACTOR)}, key="bp_buckets")
+    _charts.show(st, charts.buckets_chart, buckets, key="bp_buckets_chart")
+    _tables.show(buckets, {"system": Column(label=N_("system")),
+                           "bucket": Column(label=N_("bucket")),
+                           "segments": Column(COUNT, label=N_("segments")),
+                           "sys_len": Column(COUNT, label="c"), "ref_len": Column(COUNT, label="r"),
+                           "ratio": Column(FACTOR, label="c/r"), "bp": Column(BP, label="BP")},
+                 key="bp_buckets")
 
 
 _example_link.restore(PAGE, FIELDS)

@@ -6,12 +6,12 @@ import streamlit as st
 from bleu.analysis import compare
 from bleu.analysis.concordance import CONTEXT, concordance
 from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import COUNT, DELTA, P_VALUE, SCORE, Column
+from bleu.analysis.formatting import COUNT, DELTA, LEVEL, P_VALUE, SCORE, SEED, Column
 from bleu.analysis.ranking import ALPHA
 from bleu.analysis.segments import bleu_column
 from bleu.charts import segments as charts_segments
 from bleu.errors import InputError
-from bleu.i18n import tr
+from bleu.i18n import N_, labels, tr
 from bleu_app.views import (
     _charts,
     _explore,
@@ -25,10 +25,10 @@ from bleu_app.views import (
 data = _session.dataset()
 systems = list(data.systems)
 options = _state.options()
-st.title("Compare two systems")
+st.title(tr("Compare two systems"))
 a, b = _explore.pair_picker("compare", systems)
 if a == b:
-    st.warning("Pick two different systems to compare.")
+    st.warning(tr("Pick two different systems to compare."))
     st.stop()
 sentence = _explore.sentence_smoothing()
 stats = _metrics.bleu_stats(data)
@@ -57,7 +57,8 @@ st.caption(escape_markdown(tr(
     "bootstrap resamples. Segment scores are tested on the segments rated for both systems. "
     "Significant: p < {alpha}. ").format(
     bs=COUNT.text(n_samples), ar=COUNT.text(_significance.n_samples("ar")),
-    seed=_significance.SEED, alpha=ALPHA) + _metrics.add_more_hint(tr("test them too"))))
+    seed=SEED.text(_significance.SEED), alpha=LEVEL.text(ALPHA))
+    + _metrics.add_more_hint(tr("test them too"))))
 
 _explore.resample_note()
 
@@ -76,7 +77,7 @@ k = st.slider(tr("Segments shown"), 5, 100, 20, key="deciding_k")
 deciding = compare.deciding_segments(
     compare.contributions(metric_scores.stats[a], metric_scores.stats[b], metric_scores.scorer),
     k)
-_charts.show(st, charts_segments.contribution_chart(deciding, a, b, systems), width="stretch",
+_charts.show(st, charts_segments.contribution_chart, deciding, a, b, systems, width="stretch",
              key="contribution")
 shown = deciding.merge(table[["id", bleu_column(a), bleu_column(b), a, b]], on="id")
 sentence_help = tr("sentence BLEU (the smoothing chosen above).")
@@ -93,17 +94,18 @@ _tables.show(shown, {**contribution_columns,
                      **dict.fromkeys((a, b), _tables.text_width(
                          2, 56 + len(numbers) * _tables.NUMBER_WIDTH))})
 
-st.subheader("N-grams that differ")
+st.subheader(tr("N-grams that differ"))
 diffs = _explore.ngram_differences(data, a, b)
-st.caption("Clipped matches summed over the corpus. Click a row: the segments where the two "
+st.caption(tr("Clipped matches summed over the corpus. Click a row: the segments where the two "
            "systems are credited differently for that n-gram are listed, the first one opened "
-           "below with the n-gram marked.")
+           "below with the n-gram marked."))
 shown_columns = ["ngram", compare.MATCHED_A, compare.MATCHED_B, compare.DIFFERENCE]
 c1, c2 = st.columns(2)
 picks = {}
 for column, side, frame, name in ((c1, "a", diffs.a_better, a), (c2, "b", diffs.b_better, b)):
     with column:
-        st.markdown(f"**{escape_markdown(name)} matches more**")
+        st.markdown("**{}**".format(escape_markdown(tr("{system} matches more").format(
+            system=name))))
         picks[side] = _tables.show(
             frame.drop(columns="segments"), compare.NGRAM_COLUMNS, key=f"ngrams_{side}",
             column_order=shown_columns, on_select="rerun", selection_mode="single-row",
@@ -116,20 +118,26 @@ for side, frame in (("a", diffs.a_better), ("b", diffs.b_better)):
 if chosen is not None:
     ngram, ids = chosen["ngram"], list(chosen["segments"])
     st.markdown(escape_markdown(
-        f"“{ngram}” occurs {COUNT.text(chosen[compare.IN_A])} times in {a}, "
-        f"{COUNT.text(chosen[compare.IN_B])} in {b}; matched (clipped) "
-        f"{COUNT.text(chosen[compare.MATCHED_A])} and {COUNT.text(chosen[compare.MATCHED_B])} "
-        f"times; credited differently in {COUNT.text(len(ids))} segment(s). Click one to open "
-        "it below."))
+        tr("“{ngram}” occurs {in_a} times in {a}, {in_b} in {b}; matched (clipped) {matched_a} "
+           "and {matched_b} times; credited differently in {segments} segment(s). Click one to "
+           "open it below.").format(
+            ngram=ngram, in_a=COUNT.text(chosen[compare.IN_A]), a=a,
+            in_b=COUNT.text(chosen[compare.IN_B]), b=b,
+            matched_a=COUNT.text(chosen[compare.MATCHED_A]),
+            matched_b=COUNT.text(chosen[compare.MATCHED_B]), segments=COUNT.text(len(ids)))))
     streams = {"A": data.systems[a].segments, "B": data.systems[b].segments,
                "reference": data.reference_streams[0]}
     listing = concordance(ids, streams, ngram, options)
-    context = f"{CONTEXT} tokens either side of ⟦the n-gram⟧, as tokenized for BLEU."
+    context = tr("{n} tokens either side of ⟦the n-gram⟧, as tokenized for BLEU.").format(
+        n=CONTEXT)
     picked = _tables.show(
-        listing, {"segment": Column(help="Segment number."),
-                  "A": Column(help=f"{a}'s output: {context}"),
-                  "B": Column(help=f"{b}'s output: {context}"),
-                  "reference": Column(help=f"The first reference: {context}")},
+        listing, {"segment": Column(help=tr("Segment number.")),
+                  "A": Column(help=tr("{system}'s output: {context}").format(
+                      system=a, context=context)),
+                  "B": Column(help=tr("{system}'s output: {context}").format(
+                      system=b, context=context)),
+                  "reference": Column(help=tr("The first reference: {context}").format(
+                      context=context))},
         key=f"ngram_segments_{where}", on_select="rerun", selection_mode="single-row",
         widths={"segment": 80, **dict.fromkeys(streams, _tables.text_width(3, 80, True))},
         height=min(38 + 35 * len(ids), 320))
@@ -139,8 +147,9 @@ if chosen is not None:
 
 st.subheader(tr("Buckets"))
 left, right = st.columns(2)
-analysis = left.selectbox(tr("Analysis"), ("reference length", "length difference",
-                                           "sentence BLEU", "word frequency"),
+ANALYSES = (N_("reference length"), N_("length difference"), N_("sentence BLEU"),
+            N_("word frequency"))
+analysis = left.selectbox(tr("Analysis"), ANALYSES, format_func=labels(ANALYSES),
                           key="bucket_analysis")
 bucket_metric = "BLEU"
 if analysis != "word frequency":
@@ -164,14 +173,13 @@ frame = _explore.buckets(data, a, b, analysis, sentence, n_samples, frequency_fi
                          bucket_metric)
 if analysis == "word frequency":
     where = tr("the training data") if frequency_file is not None else tr("the first reference")
-    chart = charts_segments.bucket_chart(
-        frame, tr("Word F-measure by frequency in {where}").format(where=where), "F-measure",
-        systems)
+    chart = (frame, tr("Word F-measure by frequency in {where}").format(where=where),
+             tr("F-measure"), systems)
 else:
-    chart = charts_segments.bucket_chart(
-        frame, tr("{metric} by {analysis}").format(metric=bucket_metric, analysis=analysis),
-        bucket_metric, systems)
-_charts.show(st, chart, key="bucket_chart")
+    chart = (frame, tr("{metric} by {analysis}").format(metric=bucket_metric,
+                                                        analysis=tr(analysis)),
+             bucket_metric, systems)
+_charts.show(st, charts_segments.bucket_chart, *chart, key="bucket_chart")
 st.caption(tr("Error bars: 95% bootstrap interval ({n} resamples of each bucket); bars below: "
               "each bucket's size. Empty buckets are left out.").format(
     n=COUNT.text(n_samples)))
@@ -188,17 +196,21 @@ if analysis == "reference length" and len(frame):
 
 docs = _explore.documents(data)
 if docs is not None:
-    st.subheader("Documents")
+    st.subheader(tr("Documents"))
     per_doc = compare.document_scores({a: stats[a], b: stats[b]}, docs, options)
-    _charts.show(st, charts_segments.document_chart(per_doc, a, b, systems), width="stretch",
-                    key="document_chart")
-    _tables.show(per_doc, {"segments": Column(COUNT, "Segments in the document."),
-                           "first": Column(help="Its first segment's number."),
-                           a: Column(SCORE, f"Corpus BLEU of {a} on the document."),
-                           b: Column(SCORE, f"Corpus BLEU of {b} on the document.")},
+    _charts.show(st, charts_segments.document_chart, per_doc, a, b, systems, width="stretch",
+                 key="document_chart")
+    _tables.show(per_doc, {"segments": Column(COUNT, tr("Segments in the document.")),
+                           "first": Column(help=tr("Its first segment's number."),
+                                           label=N_("first")),
+                           a: Column(SCORE, tr("Corpus BLEU of {system} on the document.").format(
+                               system=a), label=a),
+                           b: Column(SCORE, tr("Corpus BLEU of {system} on the document.").format(
+                               system=b), label=b),
+                           "document": Column(label=N_("document"))},
                  key="document_table")
 
-st.subheader("One segment")
+st.subheader(tr("One segment"))
 first = int(deciding["id"].iloc[0]) if len(deciding) else 1
-segment = int(st.number_input("Segment", 1, data.n_segments, first, key="compare_segment"))
+segment = int(st.number_input(tr("Segment"), 1, data.n_segments, first, key="compare_segment"))
 _explore.segment_detail(data, a, b, segment, sentence, "compare")

@@ -20,10 +20,10 @@ from bleu.analysis.dashboard import (
     table_latex,
 )
 from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import COUNT, SCORE, Column
+from bleu.analysis.formatting import COUNT, LEVEL, SCORE, SEED, Column
 from bleu.analysis.ranking import METHODS, min_samples
 from bleu.charts.report import html_report
-from bleu.i18n import tr
+from bleu.i18n import in_language, labels, language, tr
 from bleu_app.views import _charts, _explore, _metrics, _session, _significance, _state, _tables
 
 data = _session.dataset()
@@ -31,7 +31,7 @@ systems = list(data.systems)
 st.title(tr("Corpus dashboard"))
 st.caption(escape_markdown(tr(
     "{label}: {systems} systems, {refs} reference(s), {segments} segments").format(
-    label=data.label, systems=len(systems), refs=data.n_refs,
+    label=tr(data.label), systems=len(systems), refs=data.n_refs,
     segments=COUNT.text(data.n_segments))))
 
 names = _metrics.names(data)
@@ -56,14 +56,14 @@ table = results_table(dashboard)
 _tables.show(table, table_columns(order), key="results",
              column_order=[column for column in table.columns if column != MEAN_COLUMN])
 resampled = tr("{n} bootstrap resamples, seed {seed}").format(
-    n=COUNT.text(dashboard.n_samples), seed=dashboard.seed)
+    n=COUNT.text(dashboard.n_samples), seed=SEED.text(dashboard.seed))
 if dashboard.baseline is not None:
     st.caption(escape_markdown(tr(
         "Best first. Δ and p-value: against the baseline {baseline} (paired bootstrap, as "
         "sacrebleu --paired-bs; {resampled}); better / worse: p < {alpha} in that direction. "
         "95% CI: half-width of the bootstrap interval. Rank: systems the all-pairs test below "
         "cannot separate share one.").format(baseline=dashboard.baseline, resampled=resampled,
-                                             alpha=SIGNIFICANCE_LEVEL)))
+                                             alpha=LEVEL.text(SIGNIFICANCE_LEVEL))))
 else:
     st.caption(tr("95% CI: half-width of the bootstrap interval ({resampled}).").format(
         resampled=resampled))
@@ -93,17 +93,29 @@ if hint := _metrics.add_more_hint(tr("score them beside BLEU (equal to sacrebleu
 
 st.subheader(tr("Downloads"))
 downloads = st.columns(4)
-downloads[0].download_button(tr("Table (CSV)"), table_csv(dashboard), "bleu_table.csv",
+with in_language("en"):  # files keep English and the decimal point, whatever the interface's
+    csv_file, latex_file = table_csv(dashboard), table_latex(dashboard)
+    json_file = json_report(dashboard, data=data.label, systems_files={
+        name: file.name for name, file in data.systems.items()},
+        references_files=[ref.name for ref in data.references])
+downloads[0].download_button(tr("Table (CSV)"), csv_file, "bleu_table.csv",
                              "text/csv", key="download_csv", on_click="ignore")
-downloads[1].download_button(tr("Table (LaTeX)"), table_latex(dashboard), "bleu_table.tex",
+downloads[1].download_button(tr("Table (LaTeX)"), latex_file, "bleu_table.tex",
                              "text/x-tex", key="download_latex", on_click="ignore")
 downloads[2].download_button(
-    tr("Report (JSON)"), json_report(dashboard, data=data.label, systems_files={
-        name: file.name for name, file in data.systems.items()},
-        references_files=[ref.name for ref in data.references]),
+    tr("Report (JSON)"), json_file,
     "bleu_report.json", "application/json", key="download_json", on_click="ignore")
+
+
+def _report(lang: str = language()) -> str:
+    """The HTML report in the interface language (read for the people it is shown to; made
+    when asked for, maybe outside this run)."""
+    with in_language(lang):
+        return html_report(dashboard, data_label=tr(data.label))
+
+
 downloads[3].download_button(
-    tr("Report (HTML)"), lambda: html_report(dashboard, data_label=data.label),
+    tr("Report (HTML)"), _report,
     "bleu_report.html", "text/html", key="download_html", on_click="ignore",
     help=tr("Tables, signatures and charts in one file that opens offline (no CDN)."))
 
@@ -112,8 +124,8 @@ if len(systems) > 1:
     left, right = st.columns(2)
     metric = left.selectbox(tr("Metric"), names, format_func=show_controls,
                            key="pairs_metric")
-    method = right.radio(tr("Test"), list(METHODS), format_func=METHODS.get, horizontal=True,
-                         key="pairs_method")
+    method = right.radio(tr("Test"), list(METHODS), format_func=labels(METHODS),
+                         horizontal=True, key="pairs_method")
     compared = None
     if len(systems) > MAX_PAIRED_SYSTEMS:
         compared = st.multiselect(
@@ -138,11 +150,11 @@ if len(systems) > 1:
             "samples before any pair can reach p < {alpha}; this test has {has}. Raise the "
             "bootstrap resamples in the sidebar, or use approximate randomization.").format(
             systems=len(pairs.names), pairs=len(pairs.names) * (len(pairs.names) - 1) // 2,
-            needed=COUNT.text(min_samples(len(pairs.names))), alpha=pairs.alpha,
+            needed=COUNT.text(min_samples(len(pairs.names))), alpha=LEVEL.text(pairs.alpha),
             has=COUNT.text(pairs.n_samples))))
     matrix, ranking = st.columns([5, 3])
     with matrix:
-        _charts.show(st, charts.pairs_chart(pairs), key="pairs_chart", width="content")
+        _charts.show(st, charts.pairs_chart, pairs, key="pairs_chart", width="content")
     with ranking:
         ranked = pairs.ranking_table().drop(columns="cluster")
         _tables.show(ranked, {"rank": Column(help=tr(
@@ -157,7 +169,7 @@ if len(systems) > 1:
         "pairs (p < {alpha}); hover a cell for the raw and adjusted p-values. Ranks as the WMT "
         "findings report them: the list is cut where every system above is significantly "
         "better than every system below; systems between two cuts share a rank.").format(
-        alpha=pairs.alpha)))
+        alpha=LEVEL.text(pairs.alpha))))
     if tested := pairs.tested_segments:
         st.caption(tr("Each pair is tested on the segments rated for both systems: {counts} "
                       "of {total}.").format(counts=", ".join(COUNT.text(n) for n in tested),
@@ -171,24 +183,26 @@ if len(shown) < len(systems):
                   "{total}; the tables above list them all.").format(
         n=CHART_SYSTEMS, metric=dashboard.ranking, total=COUNT.text(len(systems))))
 scores = {name: dashboard.scores[name] for name in shown}
-built = {
-    "bleu": charts.bleu_chart({name: dashboard.significance[name] for name in shown}, systems),
-    "length": charts.length_chart(scores, systems),
-    "precisions": charts.precisions_chart(scores, systems),
-    "log_bleu": charts.decomposition_chart(scores, options),
+built = {  # each chart as its builder and arguments (``_charts.show`` keeps its spec)
+    "bleu": (charts.bleu_chart, {name: dashboard.significance[name] for name in shown}, systems),
+    "length": (charts.length_chart, scores, systems),
+    "precisions": (charts.precisions_chart, scores, systems),
+    "log_bleu": (charts.decomposition_chart, scores, options),
 }
 grid = st.columns(2)
 places = [grid[index % 2] for index in range(len(built))]
 other = {metric: found.only(shown) for metric, found in dashboard.metrics.items()
          if metric != "BLEU"}
 if other:  # one panel per metric: the page's whole width
-    built["other_metrics"] = charts.metrics_chart(other, systems)
+    built["other_metrics"] = (charts.metrics_chart, other, systems)
     places.append(st.container())
-for place, (name, chart) in zip(places, built.items(), strict=True):
+for place, (name, (builder, *args)) in zip(places, built.items(), strict=True):
     with place:
-        _charts.show(st, chart, width="stretch", key=f"chart_{name}")
+        _charts.show(st, builder, *args, width="stretch", key=f"chart_{name}")
         png, svg = st.columns(2)
-        png.download_button("PNG", lambda chart=chart: charts.to_png(chart), f"{name}.png",
-                            "image/png", key=f"download_{name}_png", on_click="ignore")
-        svg.download_button("SVG", lambda chart=chart: charts.to_svg(chart), f"{name}.svg",
-                            "image/svg+xml", key=f"download_{name}_svg", on_click="ignore")
+        png.download_button(tr("PNG"), lambda made=(builder, args): charts.to_png(
+            made[0](*made[1])), f"{name}.png", "image/png", key=f"download_{name}_png",
+            on_click="ignore")
+        svg.download_button(tr("SVG"), lambda made=(builder, args): charts.to_svg(
+            made[0](*made[1])), f"{name}.svg", "image/svg+xml", key=f"download_{name}_svg",
+            on_click="ignore")

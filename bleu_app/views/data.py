@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown
+from bleu.analysis.formatting import COUNT
 from bleu.errors import InputError
 from bleu.i18n import tr
 from bleu.io.languages import LanguagePair, tokenizer_choice
@@ -12,6 +13,9 @@ from bleu_app.views import _session, _state, _tables, _uploads, _workspace
 
 #: the language pair's text box (a stable widget key)
 PAIR = "language_pair"
+#: the segment preview's system columns, at most (a column per system of a thousand is a
+#: table no one reads, and the browser draws it slowly)
+PREVIEW_SYSTEMS = 30
 
 
 def _set_pair() -> None:
@@ -36,12 +40,12 @@ data = _session.dataset()
 st.subheader(tr("Loaded now"))
 st.caption(escape_markdown(
     tr("{label}: {title}, {refs} reference(s), {segments} segments")
-    .format(title=data.title, label=data.label, refs=data.n_refs,
-            segments=f"{data.n_segments:,}")
+    .format(title=data.title, label=tr(data.label), refs=data.n_refs,
+            segments=COUNT.text(data.n_segments))
     + (tr(", with source") if data.source else "")))
 st.session_state[PAIR] = str(data.language_pair)
 st.text_input(tr("Language pair (source-target)"), key=PAIR, on_change=_set_pair,
-              placeholder="en-de",
+              placeholder=tr("en-de"),
               help=tr("Guessed from WMT's file names (newstest2021.en-de..., *.src.en, *.ref.A.de) "
                       "or from the script of the text; ? for an unknown side. The target "
                       "language picks the default tokenizer (as sacrebleu's -l does) and "
@@ -61,5 +65,9 @@ rows = st.number_input(tr("Segments to preview"), min_value=1, max_value=data.n_
                        value=min(20, data.n_segments), key="preview_rows")
 preview = {"source": data.source.segments[:rows]} if data.source is not None else {}
 preview.update({f"ref {k + 1}": ref.segments[:rows] for k, ref in enumerate(data.references)})
-preview.update({name: file.segments[:rows] for name, file in data.systems.items()})
+previewed = list(data.systems)[:PREVIEW_SYSTEMS]
+preview.update({name: data.systems[name].segments[:rows] for name in previewed})
 _tables.dataframe(pd.DataFrame(preview, index=range(1, rows + 1)), key="preview")
+if len(previewed) < len(data.systems):
+    st.caption(tr("The first {n} of {total} systems; the table above lists every file.").format(
+        n=COUNT.text(len(previewed)), total=COUNT.text(len(data.systems))))

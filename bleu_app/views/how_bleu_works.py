@@ -11,7 +11,7 @@ import streamlit as st
 
 from bleu.analysis import glossary
 from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import metric_delta
+from bleu.analysis.formatting import BP, COUNT, metric_delta, tex
 from bleu.analysis.handout import handout_html
 from bleu.analysis.teaching import (
     ARTICLE_FORMULA,
@@ -80,11 +80,11 @@ FIELDS = (
     Field("ex_n", ORDER, _example_link.integer(LOW, HIGH)),
     Field("ex_smooth", SMOOTH, _example_link.choice(SMOOTH_METHODS)),
     Field("ex_value", lambda: _value_key(state.get(SMOOTH, "none")), _value_bounds,
-          lambda v: f"{float(v):g}"),
+          _example_link.write_number),
     Field("ex_eff", EFFECTIVE, _example_link.boolean, _example_link.write_boolean),
     Field("ex_cw", CUSTOM, _example_link.boolean, _example_link.write_boolean),
     *(Field(f"ex_w{n}", f"teach_w_{n}", _example_link.number(0.0, 10.0),
-            lambda v: f"{float(v):g}") for n in range(1, HIGH + 1)),
+            _example_link.write_number) for n in range(1, HIGH + 1)),
     Field("ex_view", VIEW, _example_link.choice(VIEWS)),
     Field("ex_step", _steps_ui.STEP, _example_link.integer(0, 4 * HIGH)),
     Field("ex_predict", _steps_ui.PREDICT, _example_link.boolean,
@@ -196,7 +196,7 @@ def explain(walk, candidate: str, references: list[str], common: dict, custom: b
     help_texts = ngram_help()
     nothing = walk.orders[0].status == NOTHING
     st.caption(escape_markdown(tr("The candidate has {count} tokens after tokenization.").format(
-        count=len(walk.tokens))) + " " + " ".join(
+        count=COUNT.text(len(walk.tokens)))) + " " + " ".join(
         f"**{escape_markdown(column)}**: {escape_markdown(text)}"
         for column, text in help_texts.items()))
     if nothing:  # one note for all orders (an empty candidate, or no word in a reference)
@@ -223,21 +223,23 @@ def explain(walk, candidate: str, references: list[str], common: dict, custom: b
     if not nothing:
         for note in notes(walk):
             st.info(escape_markdown(note), icon=":material/info:")
-    _charts.show(st, charts.precisions_chart(walk), key="teach_precisions_chart")
-    _charts.show(st, charts.log_terms_chart(walk), key="teach_log_chart")
+    _charts.show_table(st, charts.precisions_layout, *charts.precisions_parts(walk),
+                       key="teach_precisions_chart")
+    _charts.show_table(st, charts.log_terms_layout, *charts.log_terms_parts(walk),
+                       key="teach_log_chart")
     log_sum = r"-\infty" if walk.log_sum == float("-inf") else fmt_log(walk.log_sum)
-    st.latex(rf"\sum_n w_n \log p_n = {log_sum}, \quad \exp(\cdot) = "
-             rf"{fmt_factor(walk.geometric_mean)}")
+    st.latex(tex(rf"\sum_n w_n \log p_n = {log_sum} \quad \exp(\cdot) = "
+                 rf"{fmt_factor(walk.geometric_mean)}"))
 
     st.header(tr("3. Brevity penalty"), help=glossary.tip("bp", "lengths"))
     m1, m2, m3 = st.columns(3)
-    m1.metric(tr("c (candidate length)"), walk.brevity.c)
-    m2.metric(tr("r (reference length)"), walk.brevity.r)
-    m3.metric("BP", fmt_factor(walk.brevity.bp), help=glossary.tip("bp"))
+    m1.metric(tr("c (candidate length)"), COUNT.text(walk.brevity.c))
+    m2.metric(tr("r (reference length)"), COUNT.text(walk.brevity.r))
+    m3.metric("BP", BP.text(walk.brevity.bp), help=glossary.tip("bp"))
     st.write(escape_markdown(walk.brevity.reason))
 
     st.header(tr("4. The score"), help=glossary.tip("scale"))
-    st.latex(walk.latex)
+    st.latex(tex(walk.latex))
     s1, s2 = st.columns(2)
     s1.metric("BLEU", fmt_score(walk.score),
               help=tr("× 100, as sacrebleu and most papers print it."))
@@ -253,13 +255,15 @@ def explain(walk, candidate: str, references: list[str], common: dict, custom: b
                   "uses them."))
     rows = smoothing_comparison(candidate, references, weights=weights, **common)
     _tables.dataframe(smoothing_frame(rows), hide_index=True, key="teach_smoothing")
-    _charts.show(st, charts.smoothing_chart(rows), key="teach_smoothing_chart")
+    _charts.show_table(st, charts.smoothing_layout, *charts.smoothing_parts(rows),
+                       key="teach_smoothing_chart")
 
     st.header(tr("Weights and N"))
     sweep = order_sweep(candidate, references, max_order=max(common["max_ngram_order"], 4),
                         smooth_method=method, smooth_value=value, effective_order=effective,
                         tokenize=common["tokenize"], lowercase=common["lowercase"])
-    _charts.show(st, charts.order_sweep_chart(sweep), key="teach_sweep_chart")
+    _charts.show_table(st, charts.order_sweep_layout, *charts.order_sweep_parts(sweep),
+                       key="teach_sweep_chart")
     if custom:
         uniform = walkthrough(candidate, references, smooth_method=method,
                               smooth_value=value, effective_order=effective, **common)
@@ -302,8 +306,10 @@ else:
     top, middle = st.container(), st.container()
     bottom = st.container() if presenting else top
     if presenting:
-        shown = [f"**{escape_markdown(tr('Candidate'))}**: {escape_markdown(state[CANDIDATE])}"]
-        shown += [f"**{escape_markdown(tr('Reference {k}').format(k=k))}**: "
+        # the names outside the f-strings: Babel reads no tr() inside one (Python < 3.12)
+        candidate, reference = tr("Candidate"), tr("Reference {k}")
+        shown = [f"**{escape_markdown(candidate)}**: {escape_markdown(state[CANDIDATE])}"]
+        shown += [f"**{escape_markdown(reference.format(k=k))}**: "
                   f"{escape_markdown(line)}" for k, line in enumerate(
                       (x for x in state[REFERENCES].splitlines() if x.strip()), start=1)]
         top.markdown("  \n".join(shown))

@@ -3,6 +3,8 @@ beside BLEU on every page, with their direction and system names; how each metri
 with a chosen set of scores; where BLEU and another metric disagree, one click from a
 segment's n-grams."""
 
+from functools import partial
+
 import streamlit as st
 
 from bleu import charts
@@ -10,7 +12,7 @@ from bleu.analysis import correlation, disagreement, meta_eval
 from bleu.analysis.escaping import escape_markdown, show_controls
 from bleu.analysis.formatting import CORRELATION, COUNT, RATIO, SCORE, Column
 from bleu.errors import InputError
-from bleu.i18n import tr
+from bleu.i18n import N_, tr
 from bleu.io.scores.mqm import MQM_ALIASES
 from bleu.io.scores.read import Matching, parse_score_files, suggest_aliases
 from bleu_app.views import (
@@ -24,11 +26,11 @@ from bleu_app.views import (
     _tables,
 )
 
-NOT_LOADED = "(leave out)"
+NOT_LOADED = N_("(leave out)")
 #: below this many systems a system-level correlation gets a caveat
 MIN_SYSTEMS = 5
 #: what the uploader says it reads
-FORMATS = ("TSV/CSV with a header (`system`, `seg_id`, a score column named after the metric), "
+FORMATS = N_("TSV/CSV with a header (`system`, `seg_id`, a score column named after the metric), "
            "a WMT MQM `*.avg_seg_scores.tsv` as published, JSON Lines, comet-score's printout "
            "or its `--to_json` file, or one file per system with one score per line named like "
            "the system's file (`hyp.UEdin.de.comet`)")
@@ -41,7 +43,7 @@ st.caption(tr(
     "{formats}. Segment ids are 1-based line numbers; `None` or an empty cell means not rated. "
     "Nothing is downloaded: COMET and BERTScore are computed below from a model on this "
     "machine; other models' scores (BLEURT, MetricX) are computed elsewhere and uploaded "
-    "here.").format(formats=FORMATS))
+    "here.").format(formats=tr(FORMATS)))
 st.button(tr("Load the WMT21 en-de sample with its MQM scores"), key="load_mqm_sample",
           on_click=_segment_scores.load_mqm_sample)
 
@@ -82,12 +84,15 @@ for label, scores in list(loaded.items()):
         unmatched = [name for name in scores.systems if name not in loaded_systems]
         aliases = _segment_scores.aliases(label)
         options = [NOT_LOADED, *loaded_systems]
+        option_names = {NOT_LOADED: tr(NOT_LOADED),
+                        **{name: show_controls(name) for name in loaded_systems}}
         hints = suggest_aliases(unmatched, loaded_systems)
         for index, name in enumerate(unmatched):
             current = aliases.get(name)
             hint = tr(" (did you mean {name}?)").format(name=hints[name]) if name in hints else ""
             choice = st.selectbox(escape_markdown(name + hint), options,
-                                  format_func=show_controls, key=f"alias_{label}_{index}_{name}",
+                                  format_func=option_names.__getitem__,
+                                  key=f"alias_{label}_{index}_{name}",
                                   index=options.index(current) if current in options else 0)
             if choice == NOT_LOADED:
                 aliases.pop(name, None)
@@ -132,11 +137,13 @@ else:
              for metric, by_system in corpus.items()]
     table = correlation.correlation_table(rows)
     _tables.show(table, {
+        "metric": Column(label=N_("metric")),
         "level": Column(help=tr("segment: every rated (system, segment) pair, pooled; system: "
-                                "one point per system.")),
+                                "one point per system."), label=N_("level"), translated=True),
         "n": Column(COUNT, tr("Points correlated.")),
-        **{name: Column(CORRELATION, tr("{name} correlation coefficient").format(name=name)
-                        + (" (tau-b)." if name == "Kendall" else "."))
+        **{name: Column(CORRELATION, (tr("{name} correlation coefficient (tau-b).")
+                                      if name == "Kendall" else
+                                      tr("{name} correlation coefficient.")).format(name=name))
            for name in ("Pearson", "Spearman", "Kendall")}}, key="correlations")
     thin = sorted(set(table.loc[(table["level"] == "system") & (table["n"] < MIN_SYSTEMS), "n"]))
     if thin:
@@ -157,7 +164,7 @@ else:
         "Segment level: pooled over every rated (system, segment) pair; system level: corpus "
         "scores against the mean {human} over rated segments. Kendall is tau-b. ").format(
         human=human) + _metrics.add_more_hint(tr("correlate them too"))))
-    _charts.show(st, charts.correlation_chart(table), key="correlation_chart")
+    _charts.show(st, charts.correlation_chart, table, key="correlation_chart")
 
     st.markdown(tr("**Pairwise accuracy** (as mt-metrics-eval defines it)"))
     human_higher = reference.higher_is_better
@@ -175,13 +182,17 @@ else:
             st.caption(escape_markdown(f"{metric}: {error}"))
     if evaluations:
         _tables.show(meta_eval.meta_evaluation_table(evaluations), {
-            "value": Column(RATIO, tr("acc_eq: the share of pairs the metric orders as {human} "
-                                      "does, ties in both counting as agreement.").format(
-                human=human)),
+            "value": Column(RATIO, label=N_("value"), help=tr(
+                "acc_eq: the share of pairs the metric orders as {human} does, ties in both "
+                "counting as agreement.").format(human=human)),
             "epsilon": Column(RATIO, tr("Metric differences up to this count as ties (segment "
                                         "level: chosen to maximise the value, tie "
                                         "calibration).")),
-            "pairs": Column(COUNT, tr("Pairs compared.")), "groups": Column(COUNT)},
+            "pairs": Column(COUNT, tr("Pairs compared."), label=N_("pairs")),
+            "groups": Column(COUNT, label=N_("groups")),
+            "metric": Column(label=N_("metric")),
+            "level": Column(label=N_("level"), translated=True),
+            "grouping": Column(label=N_("grouping"), translated=True)},
             key="meta_evaluation",
             column_order=["metric", "level", "grouping", "value", "epsilon", "pairs"])
         st.caption(tr("System level: Kocmi et al. (2021)'s pairwise accuracy over every pair of "
@@ -192,10 +203,9 @@ else:
         human=human)))
     metric = st.selectbox(tr("Metric"), list(sentence), format_func=show_controls,
                           key="scores_metric")
-    _charts.show(st, charts.external_scatter_chart(
-        sentence[metric], external,
-        metric=tr("sentence BLEU") if metric == "BLEU" else metric, label=human),
-        key="scores_scatter")
+    _charts.show(st, partial(charts.external_scatter_chart,
+                             metric=tr("sentence BLEU") if metric == "BLEU" else metric,
+                             label=human), sentence[metric], external, key="scores_scatter")
 
 others = [name for name in names if name != "BLEU"]
 st.subheader(tr("Where BLEU and another metric disagree"))
@@ -210,14 +220,16 @@ if len(set(bleu_scores.scores) & set(other_scores.scores)) > 1:
     ranking = disagreement.system_disagreement(bleu_scores, other_scores)
     _tables.show(ranking, {
         "system": Column(),
-        "BLEU place": Column(help=tr("1: the best by BLEU.")),
-        **{column: Column(help=tr("Place by {metric} (1: the best).").format(metric=other))
+        "BLEU place": Column(help=tr("1: the best by BLEU."),
+                             label=tr("{metric} place").format(metric="BLEU")),
+        **{column: Column(help=tr("Place by {metric} (1: the best).").format(metric=other),
+                          label=tr("{metric} place").format(metric=other))
            for column in ranking.columns if column.endswith("place") and "BLEU" not in column},
         "BLEU": Column(SCORE, tr("Corpus BLEU.")),
         other: Column(SCORE, tr("The system's {metric}.").format(metric=other)),
         "place difference": Column(help=tr("{metric}'s place minus BLEU's: the systems the two "
                                            "rank furthest apart come first.").format(
-            metric=other))}, key="disagree_systems")
+            metric=other), label=N_("place difference"))}, key="disagree_systems")
 choices = [name for name in data.systems if name in other_scores.sentence_scores]
 system = st.selectbox(tr("System"), choices, format_func=show_controls, key="disagree_system")
 sentence_options = _explore.sentence_smoothing()
@@ -229,12 +241,14 @@ picked = _tables.show(
                "BLEU": Column(SCORE, tr("Sentence BLEU.")),
                other: Column(SCORE, tr("The segment's {metric}.").format(metric=other)),
                "BLEU place": Column(RATIO, tr("Its place among the system's segments by "
-                                              "sentence BLEU: 0 worst, 1 best.")),
+                                              "sentence BLEU: 0 worst, 1 best."),
+                                    label=tr("{metric} place").format(metric="BLEU")),
                f"{other} place": Column(RATIO, tr("Its place by {metric}: 0 worst, 1 best.")
-                                        .format(metric=other)),
-               "gap": Column(RATIO, tr("{metric}'s place minus BLEU's: positive where {metric} "
-                                       "likes the segment more than BLEU does.").format(
-                   metric=other))},
+                                        .format(metric=other),
+                                        label=tr("{metric} place").format(metric=other)),
+               "gap": Column(RATIO, label=N_("gap"), help=tr(
+                   "{metric}'s place minus BLEU's: positive where {metric} likes the segment "
+                   "more than BLEU does.").format(metric=other))},
     key="disagree_segments", on_select="rerun", selection_mode="single-row")
 st.caption(escape_markdown(tr(
     "The 20 segments of {system} whose places among its segments differ most between sentence "

@@ -6,7 +6,7 @@ from operator import attrgetter
 import streamlit as st
 
 from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import COUNT, SCORE, Column, NumberFormat
+from bleu.analysis.formatting import CORRELATION, COUNT, PRECISION, SCORE, Column
 from bleu.analysis.sensitivity import (
     mqm_correlation,
     nltk_crosscheck,
@@ -15,6 +15,7 @@ from bleu.analysis.sensitivity import (
 )
 from bleu.charts import teaching as charts
 from bleu.errors import InputError
+from bleu.i18n import N_, labels, language, tr
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset, load_folder
 from bleu.io.scores.mqm import MQM_ALIASES, parse_mqm
@@ -23,7 +24,7 @@ from bleu.io.scores.table import SegmentScores
 from bleu_app.views import _cache, _charts, _segment_scores, _session, _state, _tables
 
 ZH_DIR = _session.SAMPLE_DIR / "wmt22_en-zh_excerpt"
-ZH_LABEL = "Sample: WMT22 English→Chinese, first 300 segments"
+ZH_LABEL = N_("Sample: WMT22 English→Chinese, first 300 segments")
 
 
 @st.cache_resource(show_spinner=False)
@@ -31,20 +32,20 @@ def _unspaced_sample() -> Dataset:
     return load_folder(ZH_DIR, ZH_LABEL)
 
 
-@st.cache_data(max_entries=8, show_spinner="Scoring under every tokenizer…",
-               hash_funcs=_cache.HASH_FUNCS)
+@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
 def _grid(data: Dataset, names: tuple[str, ...], smooth: str, order: int):
     return tokenizer_grid(_hyps(data, names), data.reference_streams, smooth_method=smooth,
                           max_ngram_order=order)
 
 
-@st.cache_data(max_entries=8, show_spinner="Running NLTK…", hash_funcs=_cache.HASH_FUNCS)
-def _crosscheck(system: TextFile, references: tuple[TextFile, ...], order: int):
+@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+def _crosscheck(system: TextFile, references: tuple[TextFile, ...], order: int, lang: str):
+    """NLTK's numbers beside ours, and why they differ (written in ``lang``)."""
     return nltk_crosscheck(system.segments, [ref.segments for ref in references],
                            max_ngram_order=order)
 
 
-@st.cache_data(max_entries=4, show_spinner="Correlating with MQM…",
+@st.cache_data(max_entries=4, show_spinner=False,
                hash_funcs={**_cache.HASH_FUNCS, SegmentScores: attrgetter("key")})
 def _mqm(data: Dataset, scores: SegmentScores, tok: str, lowercase: bool):
     return mqm_correlation(_hyps(data), data.reference_streams, scores, tokenize=tok,
@@ -61,59 +62,71 @@ def _hyps(data: Dataset, names=None) -> dict[str, tuple[str, ...]]:
 
 
 data, opts = _session.dataset(), _state.options()
-st.title("Sensitivity")
-st.caption("The same translations, different numbers: what BLEU depends on besides quality.")
+st.title(tr("Sensitivity"))
+st.caption(tr("The same translations, different numbers: what BLEU depends on besides quality."))
 
 # --- tokenizer x case ---------------------------------------------------------------------------
-st.header("Tokenizer and case")
-names = st.multiselect("Systems", list(data.systems), default=list(data.systems)[:4],
+st.header(tr("Tokenizer and case"))
+names = st.multiselect(tr("Systems"), list(data.systems), default=list(data.systems)[:4],
                        format_func=show_controls, key="sens_systems")
-if st.toggle("Score the loaded systems under every tokenizer × case", key="sens_grid_on"):
+if st.toggle(tr("Score the loaded systems under every tokenizer × case"), key="sens_grid_on"):
     if len(names) < 1:
-        st.info("Choose at least one system.")
+        st.info(tr("Choose at least one system."))
     else:
-        grid = _grid(data, tuple(names), opts.smooth_method, opts.max_ngram_order)
+        with st.spinner(tr("Scoring under every tokenizer…")):
+            grid = _grid(data, tuple(names), opts.smooth_method, opts.max_ngram_order)
         table = grid.table().reset_index()
         _tables.show(table, {name: Column(SCORE) for name in table.columns[1:]},
                      key="sens_grid_table")
-        _charts.show(st, charts.tokenizer_grid_chart(grid), key="sens_grid_chart")
+        _charts.show(st, charts.tokenizer_grid_chart, grid, key="sens_grid_chart")
         _tables.show(grid.spread().reset_index(), {name: Column(SCORE) for name in
                                                    ("min", "max", "spread")},
+                     labels={"min": tr("min"), "max": tr("max"), "spread": tr("spread")},
                      key="sens_grid_spread")
         if grid.changed:
-            st.warning("The ranking of systems changes under: " + ", ".join(
-                f"{tok}{' + lowercase' if lc else ''}" for tok, lc in grid.changed)
-                + " (compared with 13a, mixed case).")
+            st.warning(tr("The ranking of systems changes under: {settings} (compared with 13a, "
+                          "mixed case).").format(settings=", ".join(
+                              tr("{tokenizer} + lowercase").format(tokenizer=tok) if lc else tok
+                              for tok, lc in grid.changed)))
         else:
-            st.success("The ranking of systems is the same under every tokenizer and case.")
-        with st.expander("Signatures"):
-            _tables.dataframe(grid.cells[["system", "tokenize", "lowercase", "score", "rank",
-                                     "signature"]], hide_index=True, key="sens_grid_cells")
+            st.success(tr("The ranking of systems is the same under every tokenizer and case."))
+        with st.expander(tr("Signatures")):
+            cells = ["system", "tokenize", "lowercase", "score", "rank", "signature"]
+            _tables.show(grid.cells[cells], {"system": Column(), "tokenize": Column(
+                label=N_("tokenizer")), "lowercase": Column(), "score": Column(SCORE),
+                "rank": Column(), "signature": Column()}, key="sens_grid_cells")
 
 # --- NLTK cross-check ---------------------------------------------------------------------------
-st.header("Implementation cross-check: NLTK corpus_bleu")
-check_system = st.selectbox("System", list(data.systems),
+st.header(tr("Implementation cross-check: NLTK corpus_bleu"))
+check_system = st.selectbox(tr("System"), list(data.systems),
                             format_func=show_controls, key="sens_nltk_system")
-if st.toggle("Run the cross-check", key="sens_nltk_on"):
+if st.toggle(tr("Run the cross-check"), key="sens_nltk_on"):
     try:
-        check = _crosscheck(data.systems[check_system], data.references, opts.max_ngram_order)
+        with st.spinner(tr("Running NLTK…")):
+            check = _crosscheck(data.systems[check_system], data.references,
+                                opts.max_ngram_order, language())
     except InputError as error:
         st.warning(escape_markdown(str(error)))
     else:
-        _tables.dataframe(check.rows, hide_index=True, key="sens_nltk_table")
+        _tables.show(check.rows, {"implementation": Column(translated=True),
+                                  "tokenization": Column(translated=True),
+                                  "smoothing": Column(), "score": Column(SCORE)},
+                     key="sens_nltk_table")
         st.markdown("\n".join(f"- {escape_markdown(reason)}" for reason in check.reasons))
 
 # --- sentence versus corpus level -------------------------------------------------------------
-st.header("Sentence level versus corpus level, against human MQM judgments")
-source = st.radio("Data", ["bundled WMT21 en-de MQM sample", "loaded data + an MQM file"],
+st.header(tr("Sentence level versus corpus level, against human MQM judgments"))
+SOURCES = {"bundled": N_("bundled WMT21 en-de MQM sample"),
+           "loaded": N_("loaded data + an MQM file")}
+source = st.radio(tr("Data"), list(SOURCES), format_func=labels(SOURCES),
                   key="sens_mqm_source", horizontal=True)
 mqm_data, mqm_scores = None, None
 try:
-    if source.startswith("bundled"):
+    if source == "bundled":
         mqm_data, file_scores = _segment_scores.mqm_sample()
         mqm_scores = match_systems(file_scores, list(mqm_data.systems), MQM_ALIASES).scores
     else:
-        upload = st.file_uploader("MQM avg_seg_scores TSV", key="mqm_upload")
+        upload = st.file_uploader(tr("MQM avg_seg_scores TSV"), key="mqm_upload")
         if upload is not None:
             mqm_data = data
             mqm_scores = parse_mqm(upload.getvalue().decode("utf-8"), upload.name)
@@ -121,39 +134,46 @@ except (InputError, UnicodeDecodeError) as error:
     st.error(escape_markdown(str(error)))
 if mqm_data is not None and mqm_scores is not None:
     try:
-        corr = _mqm(mqm_data, mqm_scores, opts.tokenize, opts.lowercase)
+        with st.spinner(tr("Correlating with MQM…")):
+            corr = _mqm(mqm_data, mqm_scores, opts.tokenize, opts.lowercase)
     except InputError as error:
         st.error(escape_markdown(str(error)))
     else:
         k1, k2, k3, k4 = st.columns(4)
-        k1.metric("Segment-level Kendall τ", f"{corr.segment_tau:.3f}")
-        k2.metric("Segment τ, per segment (mean)", f"{corr.segment_tau_grouped:.3f}")
-        k3.metric("System-level Kendall τ", f"{corr.system_tau:.3f}")
-        k4.metric("System-level Pearson r", f"{corr.system_pearson:.3f}")
-        st.caption(f"{len(corr.segments):,} rated (system, segment) pairs from "
-                   f"{len(corr.systems)} systems. Sentence BLEU: exp smoothing, effective order; "
-                   "corpus BLEU over the whole test set; MQM system score: the mean over rated "
-                   "segments (negated MQM, higher is better).")
+        k1.metric(tr("Segment-level Kendall τ"), CORRELATION.text(corr.segment_tau))
+        k2.metric(tr("Segment τ, per segment (mean)"),
+                  CORRELATION.text(corr.segment_tau_grouped))
+        k3.metric(tr("System-level Kendall τ"), CORRELATION.text(corr.system_tau))
+        k4.metric(tr("System-level Pearson r"), CORRELATION.text(corr.system_pearson))
+        st.caption(tr("{pairs} rated (system, segment) pairs from {systems} systems. Sentence "
+                      "BLEU: exp smoothing, effective order; corpus BLEU over the whole test "
+                      "set; MQM system score: the mean over rated segments (negated MQM, higher "
+                      "is better).").format(pairs=COUNT.text(len(corr.segments)),
+                                            systems=len(corr.systems)))
         left, right = st.columns(2)
-        _charts.show(left, charts.mqm_segments_chart(corr), key="sens_mqm_segments")
-        _charts.show(right, charts.mqm_systems_chart(corr), key="sens_mqm_systems")
+        _charts.show(left, charts.mqm_segments_chart, corr, key="sens_mqm_segments")
+        _charts.show(right, charts.mqm_systems_chart, corr, key="sens_mqm_systems")
         _tables.show(corr.systems, {"corpus_bleu": Column(SCORE), "mqm": Column(SCORE)},
-                     labels={"corpus_bleu": "corpus BLEU", "mqm": "MQM (mean, negated)"},
+                     labels={"system": tr("system"), "corpus_bleu": tr("corpus BLEU"),
+                             "mqm": tr("MQM (mean, negated)")},
                      key="sens_mqm_table")
 
 # --- languages without spaces -------------------------------------------------------------------
-st.header("Languages without spaces")
+st.header(tr("Languages without spaces"))
 unspaced = data if data.target_language in ("zh", "ja") else _unspaced_sample()
-st.caption(escape_markdown(f"Data: {unspaced.label}."))
-zh_system = st.selectbox("System", list(unspaced.systems),
+st.caption(escape_markdown(tr("Data: {label}.").format(label=tr(unspaced.label))))
+zh_system = st.selectbox(tr("System"), list(unspaced.systems),
                          format_func=show_controls, key="sens_zh_system")
 table = _segmentation(unspaced.systems[zh_system], unspaced.references)
 _tables.show(table, {"score": Column(SCORE), "hyp_tokens": Column(COUNT),
-                     "ref_tokens": Column(COUNT), "tokens per segment": Column(NumberFormat(1)),
+                     "ref_tokens": Column(COUNT), "tokens per segment": Column(PRECISION),
                      "one-token segments": Column(COUNT)},
-             labels={"score": "BLEU"}, key="sens_zh_table")
-_charts.show(st, charts.segmentation_chart(table), key="sens_zh_chart")
+             labels={"tokenize": tr("tokenizer"), "score": "BLEU", "hyp_tokens": tr("hyp tokens"),
+                     "ref_tokens": tr("ref tokens"), "tokens per segment": tr("tokens per segment"),
+                     "one-token segments": tr("one-token segments")}, key="sens_zh_table")
+_charts.show(st, charts.segmentation_chart, table, key="sens_zh_chart")
 none = table[table.tokenize == "none"].iloc[0]
-st.info(f"With tokenize=none, {int(none['one-token segments'])} of "
-        f"{len(unspaced.systems[zh_system].segments)} hypotheses are a single token (a whole "
-        f"sentence), so almost no n-gram can match: BLEU {none.score:.2f}.")
+st.info(tr("With tokenize=none, {single} of {count} hypotheses are a single token (a whole "
+           "sentence), so almost no n-gram can match: BLEU {score}.").format(
+    single=COUNT.text(int(none["one-token segments"])),
+    count=COUNT.text(len(unspaced.systems[zh_system].segments)), score=SCORE.text(none.score)))

@@ -285,6 +285,34 @@ def test_a_broken_case_file_is_refused(tmp_path):
         load_cases(path)
 
 
+def test_every_case_reads_in_dutch_with_the_same_texts_scored():
+    dutch = load_cases(CASES_FILE, "nl")
+    assert [case.key for case in dutch] == [case.key for case in CASES]
+    for english, case in zip(CASES, dutch, strict=True):
+        # what a reader reads is Dutch: none of it left as the English case file writes it
+        assert case.title != english.title and case.lesson != english.lesson, case.key
+        assert case.data != english.data, case.key
+        for en, nl in zip(english.candidates, case.candidates, strict=True):
+            assert nl.label != en.label or "tokenize" in en.label, (case.key, nl.label)
+            assert nl.origin != en.origin, (case.key, nl.origin)
+            # what is scored stays: the same hypothesis, references and human score
+            assert (nl.hypothesis, nl.references, nl.mqm) == (en.hypothesis, en.references,
+                                                              en.mqm)
+        assert (case.source_text, case.language) == (english.source_text, english.language)
+        assert len({c.label for c in case.candidates}) == len(case.candidates)
+    # a language the file has no texts for reads as written
+    assert load_cases(CASES_FILE, "fr") == CASES
+
+
+def test_a_translation_with_other_candidates_is_refused(tmp_path):
+    raw = json.loads(CASES_FILE.read_text(encoding="utf-8"))
+    raw["cases"][0]["translations"]["nl"]["candidates"].pop()
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    with pytest.raises(InputError, match="translation has 1 candidates, the case 2"):
+        load_cases(path, "nl")
+
+
 @pytest.mark.full_data
 def test_real_lines_are_the_upstream_lines():
     raw = json.loads(CASES_FILE.read_text(encoding="utf-8"))["cases"]

@@ -149,7 +149,7 @@ def test_latex_table_escapes_names_and_writes_by_the_rule(hyps, ref):
     fbk = sacrebleu.corpus_bleu(hyps["FBK.4870"], [ref]).score
     assert rf"sys\_1 \& \#2 & {c3ma.score:.2f} & {c3ma.score - fbk:+.2f} & $\pm$" in latex
     assert rf"FBK & {fbk:.2f} & -- & $\pm$" in latex  # the baseline: no difference, no p
-    assert f" & {c3ma.bp:.3f} & {c3ma.ratio:.3f} & {c3ma.sys_len // 1000}{{,}}" in latex
+    assert f" & {c3ma.bp:.4f} & {c3ma.ratio:.3f} & {c3ma.sys_len // 1000}{{,}}" in latex
     lines = latex.splitlines()
     assert lines.index(next(x for x in lines if x.startswith("1"))) < lines.index(
         next(x for x in lines if "sys" in x))  # FBK scores higher: first

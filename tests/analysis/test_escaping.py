@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 
 import pandas as pd
 from hypothesis import given, settings
@@ -14,6 +15,7 @@ from bleu.analysis.escaping import (
     escape_markdown,
     neutralize_csv_cell,
     safe_csv,
+    show_controls,
     show_controls_frame,
 )
 
@@ -74,3 +76,46 @@ def test_frames_show_controls_in_cells_headers_and_labels():
     assert list(shown["gnp⟨U+202E⟩exe"]) == ["a⟨U+202E⟩b", "ok"]
     assert list(shown["BLEU"]) == [1.0, 2.0]
     assert frame.columns[0] == "gnp\u202eexe"  # the original is untouched
+
+
+#: the format characters shown by code point besides the controls: ALM, ZWSP, ZWNJ, ZWJ, LRM,
+#: RLM, WJ, BOM, LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI
+FORMATS_SHOWN = {0x061C, 0x200B, 0x200C, 0x200D, 0x200E, 0x200F, 0x2060, 0xFEFF,
+                 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069}
+
+
+def test_every_code_point_is_shown_as_itself_or_by_its_number():
+    """Each of the 1,114,112 code points inside plain text: a control (category Cc) or one of
+    the bidi and invisible format characters becomes ``⟨U+XXXX⟩``, any other stays as it is."""
+    for code in range(0x110000):
+        char = chr(code)
+        shown = f"⟨U+{code:04X}⟩" if unicodedata.category(char) == "Cc" \
+            or code in FORMATS_SHOWN else char
+        assert show_controls(f"a{char}b") == f"a{shown}b", hex(code)
+
+
+def test_frames_with_nothing_to_show_come_back_equal_and_apart():
+    frame = pd.DataFrame({"system": ["A", "B\u00a0C"], "BLEU": [1.0, 2.0]}, index=["x", "y"])
+    shown = show_controls_frame(frame)
+    pd.testing.assert_frame_equal(shown, frame)
+    shown.loc["x", "system"] = "changed"
+    assert frame.loc["x", "system"] == "A"
+
+
+def test_frames_show_controls_in_every_level_and_in_repeated_columns():
+    levels = pd.DataFrame([["ok", 1.0]], columns=pd.MultiIndex.from_tuples(
+        [("a\u202e", "x"), ("b", "y")]))
+    assert list(show_controls_frame(levels).columns) == [("a⟨U+202E⟩", "x"), ("b", "y")]
+    repeated = pd.DataFrame([["ok", "a\u0007"]], columns=["t", "t"])
+    assert show_controls_frame(repeated).iloc[0].tolist() == ["ok", "a⟨U+0007⟩"]
+
+
+def test_a_frame_with_one_odd_column_has_only_that_column_rewritten_and_is_not_changed():
+    frame = pd.DataFrame({"plain": ["a", "b", "c"], "odd": ["x", "y\u202e", None],
+                          "n": [1.0, 2.0, 3.0]}, index=[10, 11, 12])
+    kept = frame.copy()
+    shown = show_controls_frame(frame)
+    pd.testing.assert_frame_equal(frame, kept)
+    assert list(shown["odd"][:2]) == ["x", "y⟨U+202E⟩"] and pd.isna(shown["odd"].iloc[2])
+    assert list(shown["plain"]) == ["a", "b", "c"] and list(shown["n"]) == [1.0, 2.0, 3.0]
+    assert list(shown.index) == [10, 11, 12] and shown.dtypes.equals(frame.dtypes)

@@ -161,7 +161,7 @@ def test_dashboard_all_pairs_by_either_test(at):
     [subtitle] = [spec["title"]["subtitle"] for spec in specs
                   if isinstance(spec.get("title"), dict) and spec["title"]["text"].endswith(
                       "row − column")]
-    assert subtitle.startswith("approximate randomization, 10000 samples")
+    assert subtitle.startswith("approximate randomization, 10,000 samples")
 
 
 def test_every_page_runs(at):

@@ -144,7 +144,7 @@ def test_an_uploaded_score_file_joins_every_page() -> None:
 def test_sentences_tests_the_filtered_segments() -> None:
     at = _app(page="sentences")
     a = at.selectbox(key="sentences_a").value
-    at.slider(key=f"filter_score_range_BLEU {a}").set_value((40.0, 100.0)).run()
+    at.select_slider(key=f"filter_score_range_BLEU {a}").set_value((40.0, 100.0)).run()
     at.toggle(key="filter_test").set_value(True).run()
     assert not at.exception, [e.value for e in at.exception]
     table = _frame(at, "p (bootstrap)", "segments")

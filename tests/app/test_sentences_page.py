@@ -76,7 +76,7 @@ def test_sentences_page_table_note_and_filters():
 def test_sentences_page_score_filter_and_segment_detail():
     at = open_page("bleu_app/views/sentences.py")
     a = at.selectbox(key="sentences_a").value
-    at.slider(key=f"filter_score_range_BLEU {a}").set_value((90.0, 100.0)).run()
+    at.select_slider(key=f"filter_score_range_BLEU {a}").set_value((90.0, 100.0)).run()
     shown = table_of(at)
     assert len(shown) > 0 and (shown[f"BLEU {a}"] >= 90).all()
     at.number_input(key="open_segment").set_value(5).run()

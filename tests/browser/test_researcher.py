@@ -138,14 +138,14 @@ def test_an_ngram_click_opens_its_segment_with_the_ngram_marked(page: Page,
     goto_page(page, "Compare A vs B")
     a = page.locator(".st-key-compare_a").get_by_role("combobox").input_value()
     b = page.locator(".st-key-compare_b").get_by_role("combobox").input_value()
-    first = grid_rows(page, "ngrams_a")[2]  # "der": a word, not punctuation
+    gram = grid_rows(page, "ngrams_a")[2]["n-gram"]  # "der": a word, not punctuation
     click_row(page, "ngrams_a", 2)
 
     diffs = ngram_differences(hypotheses(a), hypotheses(b), references(), BLEUOptions())
-    row = diffs.a_better.set_index("ngram").loc[first["ngram"]]
+    row = diffs.a_better.set_index("ngram").loc[gram]
     listed = grid_rows(page, "ngram_segments_a_2")  # the rows in view
     assert [int(entry["segment"]) for entry in listed] == list(row["segments"][:len(listed)])
-    assert all(f"⟦{first['ngram']}⟧" in entry["A"] + entry["B"] for entry in listed)
+    assert all(f"⟦{gram}⟧" in entry["A"] + entry["B"] for entry in listed)
 
     def opened() -> int:
         heads = page.get_by_text(re.compile(r"^Segment \d+$")).all_text_contents()
@@ -155,8 +155,8 @@ def test_an_ngram_click_opens_its_segment_with_the_ngram_marked(page: Page,
         return page.locator("mark.ngram-mark").all_text_contents()
 
     assert opened() == row["segments"][0]
-    assert marks() and all(first["ngram"] in text for text in marks())
+    assert marks() and all(gram in text for text in marks())
     # another segment of the list, clicked, opens with the n-gram marked too
     click_row(page, "ngram_segments_a_2", 1)
     assert opened() == row["segments"][1]
-    assert marks() and all(first["ngram"] in text for text in marks())
+    assert marks() and all(gram in text for text in marks())

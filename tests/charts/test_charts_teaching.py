@@ -178,3 +178,16 @@ def test_sensitivity_charts():
     table = segmentation_compare(["你好世界"], [["你好，世界"]])
     assert [r["tokenize"] for r in _values(charts.segmentation_chart(table))] == [
         "zh", "char", "none"]
+
+
+def test_a_bleu_axis_leaves_room_for_the_labels_and_takes_one_of_few_tops():
+    references = ["the cat is on the mat", "there is a cat on the mat"]
+    for candidate in ("the cat is on the mat", "the cat", "a cat is on a mat today", "mat",
+                      "the cat is on the mat s1", "there is a cat on the mat"):
+        rows = smoothing_comparison(candidate, references)
+        sweep = order_sweep(candidate, references)
+        for chart, scores in ((charts.smoothing_chart(rows), [r.score for r in rows]),
+                              (charts.order_sweep_chart(sweep), [score for _, score in sweep])):
+            spec = chart.to_dict()
+            top = spec.get("layer", [spec])[0]["encoding"]["y"]["scale"]["domain"][1]
+            assert top >= 1.15 * max(scores) and top in charts.SCORE_TOPS

@@ -202,7 +202,10 @@ def test_a_session_keeps_to_its_replica_through_the_proxy(
     served = cluster.served("A")
     assert {cluster.name_of(line.upstream) for line in served} == {"A"}
     streams = [line for line in served if line.path.startswith("/_stcore/stream")]
-    assert [line.status for line in streams] == [101]  # the websocket, through the proxy
+    # the websocket through the proxy: the one the reload closed, and the reconnected one once
+    # nginx has logged its end (it logs a connection when it closes, which may come after this)
+    assert streams and {line.status for line in streams} == {101}
+    assert len(streams) <= 2
     sessions = upload_sessions(served)
     assert len(sessions) > uploads_before >= 3  # uploads before and after the reconnect
     assert len(set(sessions)) == 1, f"the session changed on reconnecting: {sessions}"
