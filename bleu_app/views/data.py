@@ -56,14 +56,15 @@ files = [(tr("source"), "", data.source)] if data.source is not None else []
 files += [(tr("reference"), f"ref {k + 1}", ref) for k, ref in enumerate(data.references)]
 files += [(tr("system"), name, file) for name, file in data.systems.items()]
 _tables.dataframe(pd.DataFrame([
-    {"role": role, "name": name, "file": file.name, "segments": len(file.segments),
-     "documents": len(set(file.doc_ids)) if file.doc_ids else None,
-     "notes": " ".join(file.notes)}
+    {tr("role"): role, tr("name"): name, tr("file"): file.name,
+     tr("segments"): len(file.segments),
+     tr("documents"): len(set(file.doc_ids)) if file.doc_ids else None,
+     tr("notes"): " ".join(file.notes)}
     for role, name, file in files]), hide_index=True, key="files")
 
 rows = st.number_input(tr("Segments to preview"), min_value=1, max_value=data.n_segments,
                        value=min(20, data.n_segments), key="preview_rows")
-preview = {"source": data.source.segments[:rows]} if data.source is not None else {}
+preview = {tr("source"): data.source.segments[:rows]} if data.source is not None else {}
 preview.update({f"ref {k + 1}": ref.segments[:rows] for k, ref in enumerate(data.references)})
 previewed = list(data.systems)[:PREVIEW_SYSTEMS]
 preview.update({name: data.systems[name].segments[:rows] for name in previewed})
