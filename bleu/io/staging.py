@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 from ..errors import InputError
 from ..i18n import tr
+from .archive import archive_files
 from .dataset import Dataset, assemble
 from .decode import MAX_UPLOAD_MB, check_size
 from .dispatch import detect_format, read_any
@@ -26,8 +27,9 @@ from .names import guess_role, stream_name, system_name
 from .table import table_columns
 from .wmt_xml import read_wmt_xml
 
-__all__ = ["ROLES", "MissingRoleError", "RoleUpload", "StagedStream", "assemble_staged",
-           "default_columns", "guess_role", "stage_by_role", "stage_file", "table_fields"]
+__all__ = ["ROLES", "MissingRoleError", "RoleUpload", "StagedArchive", "StagedStream",
+           "assemble_staged", "default_columns", "guess_role", "stage_archive", "stage_by_role",
+           "stage_file", "table_fields"]
 
 ROLES = ("system", "reference", "source", "ignore")
 _TABLES = ("tsv", "csv", "jsonl")
@@ -147,6 +149,31 @@ def stage_file(data: bytes, name: str, encoding: str = "utf-8", *,
     role = guess_role(name)
     return [StagedStream(file, role, system_name(name) if role == "system" else stream_name(name),
                          name)]
+
+
+@dataclass(frozen=True)
+class StagedArchive:
+    """The streams of an archive's files, the files left out with the reason, how many files."""
+
+    streams: tuple[StagedStream, ...]
+    errors: tuple[InputError, ...]
+    files: int
+
+
+def stage_archive(data: bytes, name: str, encoding: str = "utf-8", *, max_files: int,
+                  limit_mb: float = MAX_UPLOAD_MB) -> StagedArchive:
+    """Every stream of each file in archive ``name`` (``bleu.io.archive``), as if they had been
+    dropped one by one: a file that cannot be read is left out with its error, the others
+    stay; an archive that cannot be read, or holds too many files, raises."""
+    streams: list[StagedStream] = []
+    errors: list[InputError] = []
+    files = archive_files(data, name, max_files=max_files, limit_mb=limit_mb)
+    for file in files:
+        try:
+            streams += stage_file(file.data, file.name, encoding, limit_mb=limit_mb)
+        except InputError as error:
+            errors.append(error)
+    return StagedArchive(tuple(streams), tuple(errors), len(files))
 
 
 def stage_by_role(uploads: Sequence[RoleUpload], encoding: str = "utf-8", *,

@@ -8,7 +8,7 @@ before stays.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import streamlit as st
@@ -18,22 +18,30 @@ from bleu.analysis.formatting import COUNT
 from bleu.errors import InputError
 from bleu.i18n import N_, tr
 from bleu.io import read_text
+from bleu.io.archive import TooManyFilesError, archive_files, is_archive
 from bleu.io.dataset import Dataset, assemble
 from bleu.io.staging import (
     ROLES,
     MissingRoleError,
     RoleUpload,
+    StagedArchive,
     StagedStream,
     assemble_staged,
     default_columns,
+    stage_archive,
     stage_by_role,
     stage_file,
     table_fields,
 )
-from bleu_app.views import _session, _state, _workspace
+from bleu_app.views import _drop_guard, _session, _state, _workspace
 
 #: the sidebar's uploaders: widget key prefix -> the role their files have
 _UPLOADERS = {"systems": "system", "references": "reference", "source": "source"}
+
+#: files one drop may hold (a thousand systems and their references); beyond, one table with a
+#: column per system. The browser side refuses more at once (``_drop_guard``), and packs many
+#: into archives, which are unpacked here and count by the files they hold.
+MAX_DROPPED_FILES = 1100
 
 
 def _choose_columns(upload: Any, key: str, columns: list[str]) -> tuple[tuple[str, ...],
@@ -61,14 +69,16 @@ def upload_section() -> None:
     """The three uploaders, the encoding choice, column choices; loads when the uploads change,
     through the core's staging (``stage_by_role``, ``assemble_staged``)."""
     limit = st.get_option("server.maxUploadSize")
-    help_text = tr("Plain text (one segment per line), TSV/CSV with a header, JSONL or WMT XML. "
-                   "Up to {limit} MB per file (server.maxUploadSize).").format(limit=limit)
-    uploads = {
-        "systems": st.file_uploader(tr("System outputs"), accept_multiple_files=True,
-                                    key="systems_upload", help=help_text) or [],
-        "references": st.file_uploader(tr("References"), accept_multiple_files=True,
-                                       key="references_upload", help=help_text) or [],
-    }
+    help_text = tr("Plain text (one segment per line), TSV/CSV with a header, JSONL or WMT XML, "
+                   "or a .tar or .zip of such files. Up to {limit} MB per file "
+                   "(server.maxUploadSize).").format(limit=limit)
+    systems = st.file_uploader(tr("System outputs"), accept_multiple_files=True,
+                               key="systems_upload", help=help_text) or []
+    _drop_guard.install("systems_upload", MAX_DROPPED_FILES)
+    references = st.file_uploader(tr("References"), accept_multiple_files=True,
+                                  key="references_upload", help=help_text) or []
+    _drop_guard.install("references_upload", MAX_DROPPED_FILES)
+    uploads = {"systems": systems, "references": references}
     source = st.file_uploader(tr("Source (optional)"), key="source_upload", help=help_text)
     uploads["source"] = [source] if source is not None else []
     latin1 = st.checkbox(tr("Read files that are not UTF-8 as Latin-1"), key="latin1",
@@ -79,6 +89,12 @@ def upload_section() -> None:
     try:
         for key, files in uploads.items():
             for upload in files:
+                if is_archive(upload.name):  # its files, each under the uploader's role
+                    given += [RoleUpload(file.data, file.name, _UPLOADERS[key])
+                              for file in archive_files(upload.getvalue(), upload.name,
+                                                        max_files=MAX_DROPPED_FILES,
+                                                        limit_mb=limit)]
+                    continue
                 columns = table_fields(upload.getvalue(), upload.name, encoding,
                                        limit_mb=limit)
                 chosen, doc = (None, None) if columns is None else \
@@ -183,33 +199,51 @@ def names_section(current: Dataset) -> None:
 
 # ---------------------------------------------------------------- the Data page's drop zone
 
-#: files one drop may hold (a thousand systems and their references): 1,000 small files settle
-#: in about 7 s in Chromium, 3,000 in 56 s (the upload widget's work grows with the square of
-#: its files); beyond, one table with a column per system
-MAX_DROPPED_FILES = 1100
-
 ROLE_HELP = N_("system: one system's output; reference: a reference translation (several are "
                "allowed); source: the source text (at most one); ignore: leave this stream "
                "out.")
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _stage_file(name: str, data: bytes, encoding: str, limit_mb: int) -> list[StagedStream]:
-    return stage_file(data, name, encoding, limit_mb=limit_mb)
+def _stage_file(name: str, data: bytes, encoding: str, limit_mb: int) -> StagedArchive:
+    """One dropped file's streams, as an archive of one (an archive's own files, unpacked)."""
+    if is_archive(name):
+        return stage_archive(data, name, encoding, max_files=MAX_DROPPED_FILES,
+                             limit_mb=limit_mb)
+    return StagedArchive(tuple(stage_file(data, name, encoding, limit_mb=limit_mb)), (), 1)
 
 
-def _staged(uploads: Sequence[Any], encoding: str) -> tuple[list[StagedStream], list[str]]:
+@dataclass(frozen=True)
+class Dropped:
+    """What the dropped files hold: their streams, a message per file left out, how many
+    files (an archive counts its own)."""
+
+    streams: list[StagedStream]
+    errors: list[str]
+    files: int
+
+
+def _staged(uploads: Sequence[Any], encoding: str) -> Dropped:
     """Every stream of the dropped files, and a message for each file that cannot be read."""
     limit = st.get_option("server.maxUploadSize")
+    left_out = tr("{error} This file is left out; the others can be loaded.")
     streams: list[StagedStream] = []
     errors: list[str] = []
+    files = 0
     for upload in uploads:
         try:
-            streams += _stage_file(upload.name, upload.getvalue(), encoding, limit)
+            staged = _stage_file(upload.name, upload.getvalue(), encoding, limit)
+        except TooManyFilesError as error:
+            files += error.count
+            continue
         except InputError as error:
-            errors.append(tr("{error} This file is left out; the others can be loaded.").format(
-                error=error))
-    return streams, errors
+            errors.append(left_out.format(error=error))
+            files += 1
+            continue
+        streams += staged.streams
+        errors += [left_out.format(error=error) for error in staged.errors]
+        files += staged.files
+    return Dropped(streams, errors, files)
 
 
 def _staged_table(streams: Sequence[StagedStream]) -> Any:
@@ -232,7 +266,7 @@ def _load_dropped() -> None:
     """``files_commit``'s callback (it runs before the widgets, so the options can follow the
     new data): the dropped streams with the roles and names edited in the table, loaded."""
     state = st.session_state
-    streams, _ = _staged(state.get("files_upload") or [], _drop_encoding())
+    streams = _staged(state.get("files_upload") or [], _drop_encoding()).streams
     edits = (state.get("files_roles") or {}).get("edited_rows", {})
     chosen = []
     for row, stream in enumerate(streams):
@@ -260,21 +294,22 @@ def drop_zone() -> None:
         tr("Drop all your files here: system outputs, references, a source"), key="files_upload",
         accept_multiple_files=True,
         help=tr("Plain text (one segment per line), TSV/CSV with a header, JSONL or WMT XML, "
-                "up to {limit} MB each. Roles are guessed from the names (WMT's *.hyp.NAME.de, "
-                "*.ref.A.de, *.src.en; 'ref', 'reference', 'src', 'source' in a name or column) "
-                "and can be changed below before loading.").format(limit=COUNT.text(limit))) or []
+                "up to {limit} MB each, or a .tar or .zip of such files. Roles are guessed from "
+                "the names (WMT's *.hyp.NAME.de, *.ref.A.de, *.src.en; 'ref', 'reference', "
+                "'src', 'source' in a name or column) and can be changed below before "
+                "loading.").format(limit=COUNT.text(limit))) or []
+    _drop_guard.install("files_upload", MAX_DROPPED_FILES)
     st.checkbox(tr("Read files that are not UTF-8 as Latin-1"), key="files_latin1",
                 help=tr("Only if a file was refused as not UTF-8 and you know it is Latin-1 "
                      "(ISO-8859-1)."))
-    if len(uploads) > MAX_DROPPED_FILES:
-        st.error(tr("{n} files were dropped; at most {limit} are read at once. Remove some "
-                    "(the x on each file, or drop fewer), or put many systems in one TSV or CSV "
-                    "file with a column per system.").format(
-            n=COUNT.text(len(uploads)), limit=COUNT.text(MAX_DROPPED_FILES)))
+    dropped = _staged(uploads, _drop_encoding()) if len(uploads) <= MAX_DROPPED_FILES else None
+    files = len(uploads) if dropped is None else dropped.files
+    if dropped is None or files > MAX_DROPPED_FILES:
+        st.error(_drop_guard.too_many_files(files, MAX_DROPPED_FILES))
         return
-    streams, errors = _staged(uploads, _drop_encoding())
-    for error in errors:
+    for error in dropped.errors:
         st.error(escape_markdown(error))
+    streams = dropped.streams
     if not streams:
         return
     table = st.data_editor(

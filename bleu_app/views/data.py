@@ -56,10 +56,10 @@ files = [(tr("source"), "", data.source)] if data.source is not None else []
 files += [(tr("reference"), f"ref {k + 1}", ref) for k, ref in enumerate(data.references)]
 files += [(tr("system"), name, file) for name, file in data.systems.items()]
 _tables.dataframe(pd.DataFrame([
-    {tr("role"): role, tr("name"): name, tr("file"): file.name,
-     tr("segments"): len(file.segments),
-     tr("documents"): len(set(file.doc_ids)) if file.doc_ids else None,
-     tr("notes"): " ".join(file.notes)}
+    {tr("Role"): role, tr("Name"): name, tr("File"): file.name,
+     tr("Segments"): len(file.segments),
+     tr("Documents"): len(set(file.doc_ids)) if file.doc_ids else None,
+     tr("Notes"): " ".join(file.notes)}
     for role, name, file in files]), hide_index=True, key="files")
 
 rows = st.number_input(tr("Segments to preview"), min_value=1, max_value=data.n_segments,

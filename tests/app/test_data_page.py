@@ -3,8 +3,10 @@ loaded on request with the scores sacrebleu gives; a bad file is left out, namin
 
 from __future__ import annotations
 
+import io
 import re
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -120,3 +122,37 @@ def test_the_loaded_data_is_titled_by_its_test_set(at: AppTest) -> None:
     at.button(key="files_commit").click().run()
     assert at.session_state["dataset"].title == "newstest2021.en-de · 3 systems"
     assert any("newstest2021.en-de · 3 systems" in plain(c.value) for c in at.caption)
+
+
+def test_an_archive_loads_as_its_files_would_one_by_one(at: AppTest) -> None:
+    """A .tar.gz of a folder (as a user makes one, or the browser packs many dropped files):
+    the same streams, roles and scores as the files dropped one by one; a bad file inside is
+    left out and named, the others load."""
+    names = ([f"newstest2021.en-de.hyp.{s}.de" for s in SYSTEMS]
+             + [f"newstest2021.en-de.ref.{r}.de" for r in REFS])
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+        for name in [*names, "latin1.de"]:
+            data = (WMT21 / name).read_bytes() if name in names else "Stra\xdfe\n".encode(
+                "latin-1")
+            info = tarfile.TarInfo(f"newstest2021/{name}")
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    at.file_uploader(key="files_upload").set_value(
+        [("newstest2021.tar.gz", buffer.getvalue(), "application/gzip")]).run()
+    assert not at.exception
+    [error] = [plain(e.value) for e in at.error]
+    assert "newstest2021/latin1.de is not valid UTF-8: line 1" in error and "left out" in error
+    editor = next(df for df in at.dataframe if "role" in df.value.columns)
+    assert list(editor.value["file"]) == [f"newstest2021/{name}" for name in names]
+    assert list(editor.value["role"]) == ["system"] * 3 + ["reference"] * 2
+    at.button(key="files_commit").click().run()
+    data = at.session_state["dataset"]
+    assert list(data.systems) == list(SYSTEMS) and data.n_refs == 2
+    refs = [read_lines(WMT21 / f"newstest2021.en-de.ref.{r}.de") for r in REFS]
+    at.switch_page("bleu_app/views/dashboard.py").run()
+    frame = next(df.value for df in at.dataframe if "BLEU" in df.value.columns)
+    shown = dict(zip(frame["system"], frame["BLEU"], strict=True))
+    for name in SYSTEMS:
+        hyps = read_lines(WMT21 / f"newstest2021.en-de.hyp.{name}.de")
+        assert shown[name] == pytest.approx(sacrebleu.corpus_bleu(hyps, refs).score, abs=1e-9)

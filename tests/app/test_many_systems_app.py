@@ -3,6 +3,9 @@ bounded number of widgets and columns however many systems are loaded."""
 
 from __future__ import annotations
 
+import io
+import tarfile
+import zipfile
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -66,8 +69,8 @@ def test_the_data_page_previews_a_bounded_number_of_systems():
     frames = [frame.value for frame in at.dataframe]
     preview = next(frame for frame in frames if "ref 1" in frame.columns)
     assert len([c for c in preview.columns if str(c).startswith("s")]) == PREVIEW_SYSTEMS
-    files = next(frame for frame in frames if "role" in frame.columns)
-    assert (files["role"] == "system").sum() == n  # the file table still lists every system
+    files = next(frame for frame in frames if "Role" in frame.columns)
+    assert (files["Role"] == "system").sum() == n  # the file table still lists every system
     assert any(f"{PREVIEW_SYSTEMS}" in caption.value for caption in at.caption)
 
 
@@ -80,3 +83,38 @@ def test_a_drop_of_too_many_files_is_refused_with_what_to_do():
     [error] = [e.value for e in at.error]
     assert f"{MAX_DROPPED_FILES + 1:,} files were dropped" in error and "TSV" in error
     assert "files_commit" not in [button.key for button in at.button]  # nothing staged
+
+
+def test_an_archive_of_too_many_files_is_refused_by_the_files_it_holds():
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
+        for name, data, _ in _many(MAX_DROPPED_FILES + 1):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.run()
+    at.switch_page("bleu_app/views/data.py").run()
+    at.file_uploader(key="files_upload").set_value(
+        [("dropped files.tar", buffer.getvalue(), "application/x-tar")]).run()
+    assert not at.exception
+    [error] = [e.value for e in at.error]
+    assert f"{MAX_DROPPED_FILES + 1:,} files were dropped" in error and "TSV" in error
+    assert "files_commit" not in [button.key for button in at.button]
+
+
+def test_the_sidebars_uploaders_read_an_archive_under_their_role():
+    """A .zip of system outputs in "System outputs": each file a system, named by its file."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data, _ in _many(4):
+            archive.writestr(f"systems/{name}", data)
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.run()
+    at.file_uploader(key="systems_upload").set_value(
+        [("systems.zip", buffer.getvalue(), "application/zip")])
+    at.file_uploader(key="references_upload").set_value(
+        [("t.en-de.ref.A.de", ("\n".join(REFERENCE) + "\n").encode(), "text/plain")])
+    at.run()
+    assert not at.exception
+    assert list(at.session_state["dataset"].systems) == ["s000", "s001", "s002", "s003"]

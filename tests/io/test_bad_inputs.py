@@ -42,6 +42,8 @@ from bleu.cli import main as command_line
 from bleu.errors import InputError, InvalidTextError, LengthMismatchError
 from bleu.io import MAX_UPLOAD_MB, TextFile, check_size, detect_format, read_any, read_text
 from bleu.io.dataset import Dataset, assemble
+from bleu_app.views._drop_guard import BUNDLE_FROM, too_many_files
+from bleu_app.views._uploads import MAX_DROPPED_FILES
 
 REPO = Path(__file__).resolve().parents[2]
 CSV_FORMULA = '=HYPERLINK("http://example.com/","x")'
@@ -589,28 +591,25 @@ def beyond_one_file() -> list[str]:
         "else works (docs/architecture.md, Workspaces) |",
         "| A workspace link opened by someone else | a read-only view: every page and export; "
         "\"Copy to my workspaces\" to change a copy |",
-        "| More than 1,100 files in one drop on the Data page (`MAX_DROPPED_FILES`: a thousand "
-        "systems and their references) | nothing read, the loaded data kept: 1,101 files were "
-        "dropped; at most 1,100 are read at once. Remove some (the x on each file, or drop "
-        "fewer), or put many systems in one TSV or CSV file with a column per system. Measured "
-        "in Chromium: 1,000 small files staged in about 7 s, 3,000 in 56 s (the upload widget's "
-        "own work grows with the square of its files). The browser still uploads every file "
-        "before the server can say this (see \"Left open\" below). |",
+        f"| More than {MAX_DROPPED_FILES:,} files given at once to an uploader "
+        "(`MAX_DROPPED_FILES`: a thousand systems and their references) | refused in the "
+        "browser before anything is sent (`bleu_app/assets/drop_guard.js`), the loaded data "
+        f"kept: {too_many_files(MAX_DROPPED_FILES + 1, MAX_DROPPED_FILES)} Measured in "
+        "Chromium: 10,000 files refused in about 3 s (before: never settled) |",
+        f"| {BUNDLE_FROM} or more files given at once | packed in the browser into one .tar "
+        "(at most server.maxUploadSize each) and unpacked on the server, so the uploader "
+        "sends and lists one file: 1,000 systems x 300 segments staged in about 7 s, on the "
+        "dashboard in about 18 s, the tab at about 430 MiB (before: 54 s of uploads, 67 s, "
+        "800 MiB) |",
+        "| A .tar (plain, gz, bz2, xz) or .zip of files | each file read as if dropped alone; "
+        "folders' metadata (`__MACOSX/`, hidden files) left out; more files than the limit, or "
+        "more unpacked than server.maxUploadSize, refused before anything is unpacked; a "
+        "damaged archive named |",
         "| Many systems (a thousand) | the sidebar's System names is one text box behind a "
         "picker beyond 20 systems (`NAME_BOXES`), the Data page previews the first 30 "
         "(`PREVIEW_SYSTEMS`) and says so, the dashboard compares all pairs of up to 60 chosen "
         "systems (`MAX_PAIRED_SYSTEMS`) and charts the best 30 (`CHART_SYSTEMS`); the tables "
         "list every system |",
-        "",
-        "Left open (issue 26, very many files): a drop of 10,000 files is refused only once the "
-        "browser has uploaded them all, which takes minutes; refusing it in the browser before "
-        "the upload starts (a script on the drop zone) and reading .zip/.tar archives are still "
-        "to do. A thousand systems x 300 segments reach the dashboard in 35 to 114 s on a shared "
-        "2-core machine (its load varies; tests/browser/test_scale_browser.py prints it), with "
-        "one websocket throughout and the banner saying \"Loaded 1,000 system(s)\"; the tab "
-        "holds about 810 MiB, above the issue's 500 MB, most of it before the dashboard (the "
-        "drop zone's 1,001 uploaded files and their role table stay on the Data page after "
-        "loading).",
     ]
 
 
