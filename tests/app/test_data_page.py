@@ -42,6 +42,17 @@ def drop(at: AppTest, names: list[str], folder: Path = WMT21) -> None:
     assert not at.exception
 
 
+def dashboard_equals_sacrebleu(at: AppTest) -> None:
+    """The dashboard's BLEU of each of SYSTEMS against REFS is sacrebleu's."""
+    refs = [read_lines(WMT21 / f"newstest2021.en-de.ref.{r}.de") for r in REFS]
+    at.switch_page("bleu_app/views/dashboard.py").run()
+    frame = next(df.value for df in at.dataframe if "BLEU" in df.value.columns)
+    shown = dict(zip(frame["system"], frame["BLEU"], strict=True))
+    for name in SYSTEMS:
+        hyps = read_lines(WMT21 / f"newstest2021.en-de.hyp.{name}.de")
+        assert shown[name] == pytest.approx(sacrebleu.corpus_bleu(hyps, refs).score, abs=1e-9)
+
+
 def test_one_drop_of_every_file_loads_them_with_guessed_roles(at: AppTest) -> None:
     names = ([f"newstest2021.en-de.hyp.{s}.de" for s in SYSTEMS]
              + [f"newstest2021.en-de.ref.{r}.de" for r in REFS] + ["newstest2021.en-de.src.en"])
@@ -54,13 +65,7 @@ def test_one_drop_of_every_file_loads_them_with_guessed_roles(at: AppTest) -> No
     assert not at.exception
     data = at.session_state["dataset"]
     assert list(data.systems) == list(SYSTEMS) and data.n_refs == 2 and data.source is not None
-    refs = [read_lines(WMT21 / f"newstest2021.en-de.ref.{r}.de") for r in REFS]
-    at.switch_page("bleu_app/views/dashboard.py").run()
-    frame = next(df.value for df in at.dataframe if "BLEU" in df.value.columns)
-    shown = dict(zip(frame["system"], frame["BLEU"], strict=True))
-    for name in SYSTEMS:
-        hyps = read_lines(WMT21 / f"newstest2021.en-de.hyp.{name}.de")
-        assert shown[name] == pytest.approx(sacrebleu.corpus_bleu(hyps, refs).score, abs=1e-9)
+    dashboard_equals_sacrebleu(at)
 
 
 def test_a_bad_file_is_left_out_and_named(at: AppTest) -> None:
@@ -149,10 +154,4 @@ def test_an_archive_loads_as_its_files_would_one_by_one(at: AppTest) -> None:
     at.button(key="files_commit").click().run()
     data = at.session_state["dataset"]
     assert list(data.systems) == list(SYSTEMS) and data.n_refs == 2
-    refs = [read_lines(WMT21 / f"newstest2021.en-de.ref.{r}.de") for r in REFS]
-    at.switch_page("bleu_app/views/dashboard.py").run()
-    frame = next(df.value for df in at.dataframe if "BLEU" in df.value.columns)
-    shown = dict(zip(frame["system"], frame["BLEU"], strict=True))
-    for name in SYSTEMS:
-        hyps = read_lines(WMT21 / f"newstest2021.en-de.hyp.{name}.de")
-        assert shown[name] == pytest.approx(sacrebleu.corpus_bleu(hyps, refs).score, abs=1e-9)
+    dashboard_equals_sacrebleu(at)
