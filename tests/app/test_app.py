@@ -169,7 +169,7 @@ def test_every_page_runs(at):
     assert not at.exception
     files = at.dataframe[0].value
     assert len(files) == 1 + 2 + len(SAMPLE_SYSTEMS)
-    assert set(files["segments"]) == {2037}
+    assert set(files["Segments"]) == {2037}
     at.switch_page("bleu_app/views/dashboard.py").run()
     assert not at.exception
     assert_sample_shown(at)

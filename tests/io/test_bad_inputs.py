@@ -70,11 +70,16 @@ def png_bytes() -> bytes:
             + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b""))
 
 
-def zip_bytes() -> bytes:
-    """A zip archive holding the good system output as system.txt."""
+def docx_bytes() -> bytes:
+    """A Word document as a zip holds one: its content types and the text as document.xml.
+
+    A ``.zip`` is an archive the app unpacks (see the archive rows); a .docx is a zip too, but
+    its text is XML inside, so it is refused and the user is told to save it as plain text.
+    """
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
-        archive.writestr("system.txt", GOOD)
+        archive.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types/>')
+        archive.writestr("word/document.xml", f"<w:document><w:t>{GOOD}</w:t></w:document>")
     return buffer.getvalue()
 
 
@@ -146,8 +151,9 @@ CATALOGUE: tuple[BadInput, ...] = (
               "Save it as UTF-8")),
     BadInput("png", "A PNG image", "picture.png", png_bytes, "refused",
              ("picture.png looks like a binary file (PNG image), not text",)),
-    BadInput("zip", "A zip archive", "outputs.zip", zip_bytes, "refused",
-             ("outputs.zip looks like a binary file (zip archive", "extract the text file")),
+    BadInput("docx", "A Word document (.docx, a zip inside)", "system.docx", docx_bytes,
+             "refused", ("system.docx looks like a binary file (zip archive, or an Office "
+                         "document", "extract the text file")),
     BadInput("bom", "A UTF-8 byte-order mark", "bom.de", lambda: codecs.BOM_UTF8 + GOOD.encode(),
              "loaded", ("bom.de: A UTF-8 byte-order mark (BOM) at the start was removed.",)),
     BadInput("crlf", "Windows line endings (CRLF)", "crlf.de", _b(GOOD.replace("\n", "\r\n")),
