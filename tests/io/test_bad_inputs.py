@@ -74,7 +74,7 @@ def docx_bytes() -> bytes:
     """A Word document as a zip holds one: its content types and the text as document.xml.
 
     A ``.zip`` is an archive the app unpacks (see the archive rows); a .docx is a zip too, but
-    its text is XML inside, so it is refused and the user is told to save it as plain text.
+    its text is XML inside, so it is refused as a binary file like any other zip.
     """
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
