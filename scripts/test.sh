@@ -41,6 +41,7 @@ done
 .venv-learned/bin/python -m pip install -q -e ".[test,learned]"
 
 .venv/bin/python -m ruff check .
+.venv/bin/lint-imports --no-cache  # the architecture's contracts (pyproject.toml)
 .venv/bin/python -m pytest -m "not learned" "$@"
 # exit status 5: none of the given tests needs the extra
 .venv-learned/bin/python -m pytest -m learned "$@" || [ $? -eq 5 ]

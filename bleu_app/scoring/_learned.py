@@ -23,11 +23,11 @@ import streamlit as st
 from bleu.display.escaping import escape_markdown
 from bleu.display.formatting import COUNT, UNIT_SCORE
 from bleu.errors import InputError
-from bleu.explore.learned_metrics import estimate_text, metric_label, plan_text, progress_text
 from bleu.i18n import tr
 from bleu.io.dataset import Dataset
 from bleu.metrics.learned import BertScoreScorer, CometScorer, Plan, Scorer, plan, score
 from bleu.metrics.learned.background import CANCELLED, DONE, WAITING, FallbackScoreCache, LearnedRun
+from bleu.metrics.learned.describe import estimate_text, metric_label, plan_text, progress_text
 from bleu.workspace.config import database_location
 from bleu.workspace.score_cache import score_cache
 from bleu_app.scoring import _segment_scores

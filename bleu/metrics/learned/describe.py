@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
-from ..display.formatting import COUNT
-from ..i18n import tr
-from ..metrics.learned.progress import Estimate, Progress
-from ..metrics.learned.runner import Plan
+from ...i18n import tr
+from ...number_rule import COUNT
+from .progress import Estimate, Progress
+from .runner import Plan
 
 _SNAPSHOT = re.compile(r"^[0-9a-f]{40}$")
 
