@@ -89,7 +89,7 @@ def _score_cache(location: str) -> FallbackScoreCache:
 
 def cache() -> FallbackScoreCache:
     """Where computed scores are kept: the app's workspace database, keyed by model and text."""
-    return _score_cache(database_location(_workspace._settings().get("database")))
+    return _score_cache(database_location(_workspace.settings().get("database")))
 
 
 def gpu_name() -> str | None:

@@ -14,7 +14,7 @@ from bleu.metrics.tokenizers import available_tokenizers
 from bleu_app import page_script
 from bleu_app.session import _session, _state, _workspace
 from bleu_app.session._state import kept, kept_index
-from bleu_app.widgets import _uploads
+from bleu_app.widgets import _uploads, _workspaces
 
 
 def _data_caption(data: Dataset) -> str:
@@ -96,4 +96,4 @@ def sidebar() -> None:
     language_sidebar()
     data_sidebar()
     options_sidebar()
-    _workspace.sidebar()
+    _workspaces.sidebar()

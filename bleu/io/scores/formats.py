@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from pathlib import PurePath
 
 from ...errors import ReadError
+from ...i18n import tr
 from ...metrics.segment.scores import SegmentScores
 from .rows import ScoreRows, fail, parse_score, parse_segment
 
@@ -54,9 +55,10 @@ def parse_comet_output(text: str, source: str, system_of: Callable[[str], str],
         if found is None:
             if _COMET_SYSTEM.match(line):
                 continue
-            raise fail(source, number, "expected a line of comet-score's output "
-                                       "('FILE<TAB>Segment N<TAB>score: S'), found "
-                                       f"{line[:60]!r}")
+            raise fail(source, number, tr(
+                "expected a line of comet-score's output ('FILE<TAB>Segment "
+                "N<TAB>score: S'), found {found!r}").format(
+                found=line[:60]))
         rows.add(system_of(found["file"]), parse_segment(found["segment"], source, number, 0),
                  parse_score(found["score"], source, number), number)
     return rows.result(label or "COMET")
@@ -83,26 +85,36 @@ def parse_comet_json(text: str, source: str, system_of: Callable[[str], str],
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise fail(source, error.lineno, f"expected comet-score's JSON (an object of system "
-                                         f"files), found invalid JSON: {error.msg}") from None
+        raise fail(source, error.lineno, tr(
+            "expected comet-score's JSON (an object of system files), "
+            "found invalid JSON: {problem}").format(
+            problem=error.msg)) from None
     if not isinstance(data, dict) or not data:
-        raise ReadError(f"{source}: expected comet-score's JSON, an object of system files "
-                        "each with a list of segments.")
+        raise ReadError(tr("{source}: expected comet-score's JSON, an object of system "
+                            "files each with a list of segments.").format(source=source))
     rows = ScoreRows(source)
     key = label or "COMET"
     for file, segments in data.items():
         if not isinstance(segments, list):
-            raise ReadError(f"{source}: expected a list of segments for {file!r}, found "
-                            f"{type(segments).__name__}.")
+            raise ReadError(tr("{source}: expected a list of segments for {file!r}, found "
+                                "{found}.").format(
+                                source=source,
+                                file=file,
+                                found=type(segments).__name__))
         for index, segment in enumerate(segments, start=1):
             where = f"{file!r}, segment {index}"
             if not isinstance(segment, dict):
-                raise ReadError(f"{source}: {where}: expected an object with a score.")
+                raise ReadError(tr("{source}: {where}: expected an object with a score.").format(
+                                    source=source,
+                                    where=where))
             field = "COMET" if "COMET" in segment else _score_field(segment, source, where)
             try:
                 value = parse_score(segment[field], source, 0)
             except ReadError as error:
-                raise ReadError(f"{source}: {where}: {str(error).split(': ', 2)[-1]}") from None
+                raise ReadError(tr("{source}: {where}: {problem}").format(
+                                    source=source,
+                                    where=where,
+                                    problem=str(error).split(': ', 2)[-1])) from None
             rows.add(system_of(file), index, value, 0)
     return rows.result(key)
 
@@ -111,8 +123,11 @@ def _score_field(record: dict, source: str, where: str) -> str:
     numbers = [name for name, value in record.items()
                if isinstance(value, int | float) and not isinstance(value, bool)]
     if len(numbers) != 1:
-        raise ReadError(f"{source}: {where}: expected one score field (COMET), found "
-                        f"{sorted(record)}.")
+        raise ReadError(tr("{source}: {where}: expected one score field (COMET), found "
+                            "{found}.").format(
+                            source=source,
+                            where=where,
+                            found=sorted(record)))
     return numbers[0]
 
 
@@ -130,23 +145,30 @@ def parse_json_lines(text: str, source: str, label: str | None = None) -> Segmen
         try:
             record = json.loads(line)
         except json.JSONDecodeError as error:
-            raise fail(source, number, f"expected a JSON object, found invalid JSON: "
-                                       f"{error.msg}") from None
+            raise fail(source, number, tr(
+                "expected a JSON object, found invalid JSON: {problem}").format(
+                problem=error.msg)) from None
         if not isinstance(record, dict):
-            raise fail(source, number, f"expected a JSON object, found "
-                                       f"{type(record).__name__}")
+            raise fail(source, number, tr("expected a JSON object, found {found}").format(
+                                           found=type(record).__name__))
         system = _field(record, SYSTEM_FIELDS, "system", source, number)
         segment = _field(record, SEGMENT_FIELDS, "segment id", source, number)
         rest = [name for name in record if name not in (system, segment)]
         if len(rest) != 1:
-            raise fail(source, number, f"expected one score field besides {system!r} and "
-                                       f"{segment!r}, found {rest}")
+            raise fail(source, number, tr(
+                "expected one score field besides {system!r} and {segment!r}, "
+                "found {rest}").format(
+                system=system,
+                segment=segment,
+                rest=rest))
         names.add(rest[0])
         rows.add(str(record[system]).strip(), parse_segment(record[segment], source, number),
                  parse_score(record[rest[0]], source, number), number)
     if len(names) > 1:
-        raise ReadError(f"{source}: the lines name different scores ({', '.join(sorted(names))}); "
-                        "give one metric per file.")
+        raise ReadError(tr("{source}: the lines name different scores "
+                            "({names}); give one metric per file.").format(
+                            source=source,
+                            names=', '.join(sorted(names))))
     return rows.result(label or (names.pop() if names else PurePath(source).stem))
 
 
@@ -155,8 +177,11 @@ def _field(record: dict, wanted: Sequence[str], what: str, source: str, line: in
     for name in wanted:
         if name in lowered:
             return lowered[name]
-    raise fail(source, line, f"expected a {what} field (one of {', '.join(wanted)}), found "
-                             f"{sorted(record)}")
+    raise fail(source, line, tr(
+        "expected a {what} field (one of {wanted}), found {found}").format(
+        what=what,
+        wanted=', '.join(wanted),
+        found=sorted(record)))
 
 
 def looks_like_one_system(text: str) -> bool:

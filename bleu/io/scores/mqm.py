@@ -12,6 +12,7 @@ import math
 from pathlib import Path
 
 from ...errors import ReadError
+from ...i18n import tr
 from ...metrics.segment.scores import SegmentScores
 
 #: MQM system names that differ from the WMT file names of the same system
@@ -20,7 +21,10 @@ HEADER = ("system", "mqm_avg_score", "seg_id")
 
 
 def _fail(source: str, line: int, message: str) -> ReadError:
-    return ReadError(f"{source}, line {line}: {message}")
+    return ReadError(tr("{source}, line {line}: {message}").format(
+                         source=source,
+                         line=line,
+                         message=message))
 
 
 def parse_mqm(text: str, source: str = "<text>") -> SegmentScores:
@@ -30,30 +34,40 @@ def parse_mqm(text: str, source: str = "<text>") -> SegmentScores:
     lines = text.splitlines()
     if not lines or tuple(lines[0].split()) != HEADER:
         found = lines[0][:60] if lines else "an empty file"
-        raise _fail(source, 1, f"expected the header {' '.join(HEADER)!r}, found {found!r}")
+        raise _fail(source, 1, tr("expected the header {header!r}, found {found!r}").format(
+                                   header=' '.join(HEADER),
+                                   found=found))
     scores: dict[str, dict[int, float]] = {}
     for number, line in enumerate(lines[1:], start=2):
         if not line.strip():
             continue
         fields = line.split()
         if len(fields) != 3:
-            raise _fail(source, number, f"expected 3 fields (system, score, seg_id), "
-                                        f"found {len(fields)}: {line[:60]!r}")
+            raise _fail(source, number, tr(
+                "expected 3 fields (system, score, seg_id), found {found}: "
+                "{text!r}").format(
+                found=len(fields),
+                text=line[:60]))
         name, raw_score, raw_seg = fields
         try:
             seg_id = int(raw_seg)
             score = math.nan if raw_score == "None" else float(raw_score)
         except ValueError:
-            raise _fail(source, number, f"expected a number (or None) and a segment id, "
-                                        f"found {raw_score!r} and {raw_seg!r}") from None
+            raise _fail(source, number, tr("expected a number (or None) and a segment id, found "
+                                            "{raw_score!r} and {raw_seg!r}").format(
+                                            raw_score=raw_score,
+                                            raw_seg=raw_seg)) from None
         if seg_id < 1:
-            raise _fail(source, number, f"segment ids start at 1, found {seg_id}")
+            raise _fail(source, number, tr("segment ids start at 1, found {seg_id}").format(
+                                            seg_id=seg_id))
         per_system = scores.setdefault(name, {})
         if seg_id in per_system:
-            raise _fail(source, number, f"system {name!r} has segment {seg_id} twice")
+            raise _fail(source, number, tr("system {name!r} has segment {seg_id} twice").format(
+                                            name=name,
+                                            seg_id=seg_id))
         per_system[seg_id] = score
     if not scores:
-        raise _fail(source, 2, "expected at least one score row, found none")
+        raise _fail(source, 2, tr("expected at least one score row, found none"))
     return SegmentScores.from_rows("MQM", scores, source)
 
 

@@ -23,6 +23,7 @@ from pathlib import Path, PurePath
 import numpy as np
 
 from ...errors import InputError, ReadError
+from ...i18n import tr
 from ...metrics.segment.scores import SegmentScores
 from ..dataset import system_name
 from . import formats
@@ -41,14 +42,17 @@ def _find(header: list[str], wanted: Sequence[str], given: str | None, what: str
     lowered = [name.strip().lower() for name in header]
     if given is not None:
         if given not in header:
-            raise fail(source, 1, f"expected a column {given!r} ({what}), found the columns "
-                                   f"{header}")
+            raise fail(source, 1, tr("expected a column {given!r} ({what}), found the columns "
+                                      "{header}").format(given=given, what=what, header=header))
         return header.index(given)
     for name in wanted:
         if name in lowered:
             return lowered.index(name)
-    raise fail(source, 1, f"expected a {what} column (one of {', '.join(wanted)}), found the "
-                           f"columns {header}")
+    raise fail(source, 1, tr("expected a {what} column (one of {wanted}), found the "
+                              "columns {header}").format(
+                              what=what,
+                              wanted=', '.join(wanted),
+                              header=header))
 
 
 def _table(text: str, source: str, label: str | None, system_column: str | None,
@@ -65,9 +69,11 @@ def _table(text: str, source: str, label: str | None, system_column: str | None,
     if score_column is None:
         rest = [i for i in range(len(header)) if i not in (sys_col, seg_col)]
         if len(rest) != 1:
-            raise fail(source, 1, f"expected exactly one score column besides {header[sys_col]!r}"
-                                   f" and {header[seg_col]!r}, found {[header[i] for i in rest]}; "
-                                   f"name the score column")
+            raise fail(source, 1, tr(
+                "expected exactly one score column besides {system!r} and {segment!r}, found "
+                "{found}; name the score column").format(
+                system=header[sys_col], segment=header[seg_col],
+                found=[header[i] for i in rest]))
         score_col = rest[0]
     else:
         score_col = _find(header, (), score_column, "score", source)
@@ -79,8 +85,11 @@ def _table(text: str, source: str, label: str | None, system_column: str | None,
         if not any(cell.strip() for cell in row):
             continue
         if len(row) != len(header):
-            raise fail(source, number, f"expected {len(header)} fields, found {len(row)}: "
-                                       f"{delimiter.join(row)[:60]!r}")
+            raise fail(source, number, tr(
+                "expected {expected} fields, found {found}: {delimiter!r}").format(
+                expected=len(header),
+                found=len(row),
+                delimiter=delimiter.join(row)[:60]))
         rows_in.add(row[sys_col].strip(), parse_segment(row[seg_col], source, number),
                     parse_score(row[score_col], source, number), number)
     return rows_in.result(label)
@@ -99,13 +108,17 @@ def parse_scores(data: bytes | str, source: str = "<text>", *, label: str | None
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as error:
-            raise ReadError(f"{source}: expected UTF-8 text, found the byte "
-                            f"{data[error.start]:#04x} at offset {error.start}.") from None
+            raise ReadError(tr("{source}: expected UTF-8 text, found the byte "
+                                "{byte:#04x} at offset {offset}.").format(
+                                source=source,
+                                byte=data[error.start],
+                                offset=error.start)) from None
     else:
         text = data
     text = text.replace("\r\n", "\n")
     if not text.strip():
-        raise ReadError(f"{source}: the file is empty; expected segment scores.")
+        raise ReadError(tr("{source}: the file is empty; expected segment scores.").format(
+                            source=source))
     if tuple(text.split("\n", 1)[0].split()) == MQM_HEADER:
         mqm = parse_mqm(text, source)
         result = replace(mqm, label=label or "MQM", source=source)
@@ -134,8 +147,12 @@ def fitted(result: SegmentScores, n_segments: int | None) -> SegmentScores:
     source = result.source
     if n_segments is not None:
         if result.n_segments > n_segments:
-            raise ReadError(f"{source}: scores segment {result.n_segments}, but the loaded test "
-                            f"set has {n_segments} segments: the file is for another test set.")
+            raise ReadError(tr("{source}: scores segment {scored}, but the loaded "
+                                "test set has {n_segments} segments: the file is for another "
+                                "test set.").format(
+                                source=source,
+                                scored=result.n_segments,
+                                n_segments=n_segments))
         padded = np.full((len(result.systems), n_segments), np.nan)
         padded[:, : result.n_segments] = result.matrix
         result = replace(result, matrix=padded)
@@ -162,8 +179,12 @@ def merge(first: SegmentScores, second: SegmentScores) -> SegmentScores:
     """Two score sets of one metric as one (a system may appear in one of them only)."""
     clash = set(first.systems) & set(second.systems)
     if clash:
-        raise InputError(f"{second.source}: system {sorted(clash)[0]!r} has {first.label} "
-                         f"scores in {first.source} already; give each system once.")
+        raise InputError(tr("{source}: system {system!r} has {label} "
+                             "scores in {other} already; give each system once.").format(
+                             source=second.source,
+                             system=sorted(clash)[0],
+                             label=first.label,
+                             other=first.source))
     width = max(first.n_segments, second.n_segments)
     rows = {}
     for scores in (first, second):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from ...errors import ReadError
+from ...i18n import tr
 from ...metrics.segment.scores import SegmentScores
 
 #: what an unrated segment is written as (an empty field, None, NA, n/a)
@@ -15,7 +16,10 @@ UNRATED = ("", "none", "na", "n/a")
 
 def fail(source: str, line: int, message: str) -> ReadError:
     """A reading error that names the file and the line."""
-    return ReadError(f"{source}, line {line}: {message}")
+    return ReadError(tr("{source}, line {line}: {message}").format(
+                         source=source,
+                         line=line,
+                         message=message))
 
 
 def parse_score(raw: object, source: str, line: int) -> float:
@@ -24,29 +28,36 @@ def parse_score(raw: object, source: str, line: int) -> float:
     if raw is None or (isinstance(raw, str) and raw.strip().lower() in UNRATED):
         return math.nan
     if isinstance(raw, bool):
-        raise fail(source, line, f"expected a number (or None for unrated), found {raw!r}")
+        raise fail(source, line, tr(
+            "expected a number (or None for unrated), found {raw!r}").format(
+            raw=raw))
     try:
         value = float(raw.strip() if isinstance(raw, str) else raw)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise fail(source, line, f"expected a number (or None for unrated), found "
-                                 f"{str(raw)[:40]!r}") from None
+        raise fail(source, line, tr(
+            "expected a number (or None for unrated), found {found!r}").format(
+            found=str(raw)[:40])) from None
     if not math.isfinite(value):
-        raise fail(source, line, f"expected a finite number, found {str(raw)[:40]!r}; write "
-                                 "an empty field or None for a segment that is not rated")
+        raise fail(source, line, tr("expected a finite number, found {found!r}; write an empty "
+                                     "field or None for a segment that is not rated").format(
+                                     found=str(raw)[:40]))
     return value
 
 
 def parse_segment(raw: object, source: str, line: int, first: int = 1) -> int:
     """A segment id: an integer, 1-based (``first=0`` for 0-based numbering, as COMET's)."""
     if isinstance(raw, bool):
-        raise fail(source, line, f"expected an integer segment id, found {raw!r}")
+        raise fail(source, line, tr("expected an integer segment id, found {raw!r}").format(
+                                     raw=raw))
     try:
         number = int(raw.strip() if isinstance(raw, str) else raw)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise fail(source, line, f"expected an integer segment id, found {str(raw)[:40]!r}"
+        raise fail(source, line, tr("expected an integer segment id, found {found!r}").format(
+                                     found=str(raw)[:40])
                    ) from None
     if isinstance(raw, float) and raw != number:
-        raise fail(source, line, f"expected an integer segment id, found {raw!r}")
+        raise fail(source, line, tr("expected an integer segment id, found {raw!r}").format(
+                                     raw=raw))
     if number < first:
         raise fail(source, line, f"segment ids start at {first}"
                                  + (" (line numbers of the test set)" if first == 1 else "")
@@ -64,13 +75,17 @@ class ScoreRows:
     def add(self, system: str, segment: int, score: float, line: int) -> None:
         """One row (``segment`` 1-based, ``score`` NaN where unrated)."""
         if not system:
-            raise fail(self.source, line, "expected a system name, found an empty field")
+            raise fail(self.source, line, tr("expected a system name, found an empty field"))
         per_system = self.scores.setdefault(system, {})
         if segment in per_system:
-            raise fail(self.source, line, f"system {system!r} has segment {segment} twice")
+            raise fail(self.source, line, tr(
+                "system {system!r} has segment {segment} twice").format(
+                system=system,
+                segment=segment))
         per_system[segment] = score
 
     def result(self, label: str, higher_is_better: bool | None = None) -> SegmentScores:
         if not self.scores:
-            raise ReadError(f"{self.source}: expected at least one score, found none.")
+            raise ReadError(tr("{source}: expected at least one score, found none.").format(
+                                source=self.source))
         return SegmentScores.from_rows(label, self.scores, self.source, higher_is_better)

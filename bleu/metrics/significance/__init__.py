@@ -5,7 +5,7 @@ arguments, are ``bleu.metrics.bleu.significance``.
 
 Modules: ``base`` (defaults, checks, signature fields), ``draws`` (the resampling engine),
 ``groups`` (segments rated for both systems), ``bootstrap``, ``randomization``, ``pairs`` (all
-pairs, Holm), ``t_test`` (comet-compare's), ``student_t`` (its tail).
+pairs, Holm), ``paired_t`` (comet-compare's), ``student_t`` (its tail).
 
 A metric's per-segment statistics sum to its corpus statistics, and a ``StatsScorer`` scores
 sums (``bleu.metrics.base``). A bootstrap resample is a weights vector (how often each segment was
@@ -53,9 +53,9 @@ from .base import (
     resolve_seed,
 )
 from .bootstrap import bootstrap_ci_from_stats, estimate_ci, paired_bootstrap_from_stats
+from .paired_t import PairedTTest, paired_t_test
 from .pairs import PairwiseComparison, holm_bonferroni, pairwise_significance
 from .randomization import paired_ar_from_stats
-from .t_test import PairedTTest, paired_t_test
 
 __all__ = [
     "DEFAULT_CONFIDENCE_SAMPLES", "DEFAULT_SAMPLES", "DEFAULT_SEED", "PairedTTest",
