@@ -6,13 +6,16 @@ for any session that asks for the same (metric, options, system, references) aga
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from operator import attrgetter
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 
 from bleu.evaluation.scores import MetricScores
@@ -23,6 +26,48 @@ from bleu.metrics.segment.scores import SegmentScores
 #: how Streamlit's caches hash the loaded data and scores: by content, never by identity
 HASH_FUNCS = {TextFile: attrgetter("key"), Dataset: attrgetter("key"),
               MetricScores: attrgetter("key"), SegmentScores: attrgetter("key")}
+
+
+def content_key(value: Any) -> str:
+    """A hash of ``value``'s content, for arguments Streamlit would hash poorly: results that
+    are frozen dataclasses holding statistics (Streamlit turns a dataclass into a deep-copied
+    dict with ``dataclasses.asdict``, which ignores ``HASH_FUNCS`` inside it, copies every
+    array, and fails on what cannot be copied). What has a content ``key`` is hashed by it,
+    arrays and tables by their bytes, other dataclasses field by field."""
+    digest = hashlib.blake2b(digest_size=16)
+    _feed(digest, value)
+    return digest.hexdigest()
+
+
+def _feed(digest: Any, value: Any) -> None:
+    if isinstance(getattr(value, "key", None), str):
+        digest.update(b"K" + value.key.encode())
+    elif isinstance(value, np.ndarray):
+        digest.update(f"A{value.dtype}{value.shape}".encode())
+        digest.update(np.ascontiguousarray(value).tobytes())
+    elif isinstance(value, pd.DataFrame | pd.Series):
+        digest.update(b"P" + repr(list(getattr(value, "columns", [value.name]))).encode())
+        digest.update(pd.util.hash_pandas_object(value, index=True).to_numpy().tobytes())
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        digest.update(f"D{type(value).__qualname__}".encode())
+        for item in dataclasses.fields(value):
+            if item.compare:
+                _feed(digest, getattr(value, item.name))
+    elif isinstance(value, Mapping):
+        digest.update(f"M{len(value)}".encode())
+        for name, item in value.items():
+            _feed(digest, name)
+            _feed(digest, item)
+    elif isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value, key=repr) if isinstance(value, set | frozenset) else value
+        digest.update(f"S{type(value).__name__}{len(items)}".encode())
+        for item in items:
+            _feed(digest, item)
+    elif callable(value):
+        digest.update(f"F{getattr(value, '__module__', '')}.{getattr(value, '__qualname__', '')}"
+                      .encode())
+    else:
+        digest.update(f"V{type(value).__name__}:{value!r}".encode("utf-8", "surrogatepass"))
 
 
 def shared(max_entries: int, show_spinner: bool | str = False) -> Any:

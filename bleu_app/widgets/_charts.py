@@ -88,12 +88,13 @@ def _blank_null_legend_title(spec: dict[str, Any]) -> None:
         legend["title"] = " "
 
 
-@st.cache_resource(max_entries=KEPT, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
-def _spec(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], lang: str,
+@st.cache_resource(max_entries=KEPT, show_spinner=False)
+def _spec(name: str, key: str, lang: str, _args: tuple[Any, ...], _kwargs: dict[str, Any],
           _builder: Callable[..., alt.TopLevelMixin]) -> dict[str, Any]:
-    """The spec of ``name``'s chart of ``args`` and ``kwargs`` in language ``lang`` (builders
-    translate their titles, and numbers take its separators); read-only: it is shared."""
-    return vega_lite(_builder(*args, **kwargs))
+    """The spec of ``name``'s chart of ``_args`` and ``_kwargs`` (whose content hash is
+    ``key``, ``_cache.content_key``) in language ``lang`` (builders translate their titles,
+    and numbers take its separators); read-only: it is shared."""
+    return vega_lite(_builder(*_args, **_kwargs))
 
 
 def show(where: Any, builder: Callable[..., alt.TopLevelMixin], *args: Any,
@@ -104,8 +105,9 @@ def show(where: Any, builder: Callable[..., alt.TopLevelMixin], *args: Any,
     ``options`` go to Streamlit (key, width, on_select...)."""
     func, bound, kwargs = (builder.func, builder.args, dict(builder.keywords)) \
         if isinstance(builder, partial) else (builder, (), {})
-    spec = _spec(f"{func.__module__}.{func.__qualname__}", (*bound, *args), kwargs, language(),
-                 _builder=func)
+    args = (*bound, *args)
+    spec = _spec(f"{func.__module__}.{func.__qualname__}", _cache.content_key((args, kwargs)),
+                 language(), _args=args, _kwargs=kwargs, _builder=func)
     return where.vega_lite_chart(spec=spec, **options)
 
 

@@ -17,7 +17,8 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bleu_app.widgets import _charts  # noqa: E402 -- after the path
+from bleu_app.runtime import _cache  # noqa: E402 -- after the path
+from bleu_app.widgets import _charts  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -88,6 +89,12 @@ def test_every_chart_is_sent_as_st_altair_chart_sends_it():
     assert "⟨U+202E⟩".encode() in shown and "\u202e".encode() not in shown
 
 
+def spec(args: tuple, lang: str, builder):
+    """The shared spec of chart "b" of ``args``, as ``_charts.show`` asks for it."""
+    return _charts._spec("b", _cache.content_key((args, {})), lang, _args=args, _kwargs={},
+                         _builder=builder)
+
+
 def test_a_spec_is_built_once_for_arguments_of_the_same_content_and_stays_as_built():
     calls = []
 
@@ -99,10 +106,10 @@ def test_a_spec_is_built_once_for_arguments_of_the_same_content_and_stays_as_bui
         return alt.Chart(pd.DataFrame({"x": values})).mark_bar().encode(
             x="x:Q", color=alt.Color("x:N", title=None)).properties(title=title)
 
-    first = _charts._spec("b", ([1, 2], "t"), {}, "en", _builder=builder)
+    first = spec(([1, 2], "t"), "en", builder)
     kept = json.dumps(first, default=str)
-    again = _charts._spec("b", ([1, 2], "t"), {}, "en", _builder=builder)
-    other = _charts._spec("b", ([1, 3], "t"), {}, "en", _builder=builder)
+    again = spec(([1, 2], "t"), "en", builder)
+    other = spec(([1, 3], "t"), "en", builder)
     assert again is first and other is not first
     assert calls == ["t", "t"]
     assert first["encoding"]["color"]["title"] == " "  # as Streamlit would write it
@@ -110,9 +117,12 @@ def test_a_spec_is_built_once_for_arguments_of_the_same_content_and_stays_as_bui
     def page() -> None:
         import streamlit as st
 
+        from bleu_app.runtime import _cache
         from bleu_app.widgets import _charts
 
-        st.vega_lite_chart(spec=_charts._spec("b", ([1, 2], "t"), {}, "en", _builder=None))
+        args = ([1, 2], "t")
+        st.vega_lite_chart(spec=_charts._spec("b", _cache.content_key((args, {})), "en",
+                                              _args=args, _kwargs={}, _builder=None))
 
     at = AppTest.from_function(page, default_timeout=60).run()
     assert not at.exception and len(at.get("vega_lite_chart")) == 1
@@ -133,13 +143,13 @@ def test_a_spec_is_kept_per_interface_language():
         return alt.Chart(pd.DataFrame({"x": values})).mark_bar().encode(x="x:Q").properties(
             title=language())
 
-    english = _charts._spec("b", ([1, 2],), {}, "en", _builder=builder)
+    english = spec(([1, 2],), "en", builder)
     with in_language("nl"):
-        dutch = _charts._spec("b", ([1, 2],), {}, "nl", _builder=builder)
+        dutch = spec(([1, 2],), "nl", builder)
     assert dutch is not english
     assert english["title"] == "en" and "locale" not in english.get("config", {})
     assert dutch["title"] == "nl" and dutch["config"]["locale"]["number"]["decimal"] == ","
-    assert _charts._spec("b", ([1, 2],), {}, "en", _builder=None) is english
+    assert spec(([1, 2],), "en", None) is english
 
 
 def dutch_both_ways() -> None:
@@ -215,3 +225,29 @@ def test_a_layout_sends_what_its_builder_sends_and_is_built_once():
     # five candidates' precisions charts: the builder's own layout call each time, the
     # layout's spec once (the other four only filled in)
     assert len(built) == 5 + 1
+
+
+def test_results_of_every_metric_are_hashed_by_content_not_copied():
+    """A chart's arguments may be frozen results holding statistics and the metric that made
+    them (TER's holds its compiled kernel's state): Streamlit's own hashing deep-copied them
+    with dataclasses.asdict and failed on TER ("Also compute" TER: UnhashableParamError).
+    The content key takes each result's own key instead, and changes with the numbers."""
+    from bleu.evaluation import Evaluation
+
+    refs = [["the cat sat on the mat", "a dog barked at the cat", "it rained all day"]]
+    systems = {"A": ["the cat sat on a mat", "a dog barked", "it rained all day"],
+               "B": ["a cat sat on the mat", "the dog barked at a cat", "rain all day"]}
+    def evaluation_of(texts: dict) -> Evaluation:
+        found = Evaluation(texts, refs)
+        for name in ("chrF", "chrF++", "TER"):
+            found.add_metric(name)
+        return found
+
+    evaluation = evaluation_of(systems)
+    dashboard = evaluation.dashboard(baseline="A", n_samples=50)
+    key = _cache.content_key(((dashboard,), {}))
+    assert key == _cache.content_key(((evaluation_of(systems).dashboard(
+        baseline="A", n_samples=50),), {})) != _cache.content_key(((dashboard,), {"x": 1}))
+    other = evaluation_of({**systems, "B": systems["A"]})
+    assert _cache.content_key(((other.results(["TER"], baseline="A", n_samples=50),), {})) \
+        != _cache.content_key(((evaluation.results(["TER"], baseline="A", n_samples=50),), {}))
