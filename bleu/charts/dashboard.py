@@ -248,7 +248,7 @@ def pairs_chart(pairs: AllPairs) -> alt.LayerChart:
 def dashboard(results: Dashboard) -> alt.VConcatChart:
     """The corpus dashboard's charts as one chart (renders in Jupyter).
 
-    ``results`` is a ``bleu.explore.dashboard.Dashboard`` (``build_dashboard``); its metrics
+    ``results`` is a ``bleu.evaluation.Dashboard`` (``Evaluation.dashboard``); its metrics
     beside BLEU are drawn below the BLEU charts and the all-pairs matrix.
     """
     scores = results.scores
