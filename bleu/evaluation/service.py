@@ -45,7 +45,7 @@ from ..metrics.significance import (
 from . import declared  # noqa: F401 -- fills the registry
 from .paired import PairedComparison, paired_comparison
 from .ranking import AllPairs, all_pairs
-from .registry import TEXT, MetricSpec, registry
+from .registry import LEARNED, TEXT, MetricSpec, registry
 from .results import Dashboard, MetricResults, assemble_dashboard, metric_results
 from .scores import MetricScores, from_segment_scores, from_stats
 
@@ -63,13 +63,14 @@ class StatsStore(Protocol):
 
 @dataclass(frozen=True)
 class MetricProgress:
-    """How far computing a metric has come: ``done`` of ``total`` systems, ``current`` the one
-    being computed next (None once all are done)."""
+    """How far computing a metric has come: ``done`` of ``total`` systems (a learned metric:
+    segments, ``unit``), ``current`` the system computed next (None once all are done)."""
 
     metric: str
     done: int
     total: int
     current: str | None
+    unit: str = "systems"
 
 
 #: called before the first system and after each one a metric computes
@@ -78,13 +79,19 @@ ProgressCallback = Callable[[MetricProgress], None]
 
 @dataclass
 class _Entry:
-    """One metric of an evaluation: a registered text metric with its options, or matched
-    segment scores (uploaded, or computed by a learned metric)."""
+    """One metric of an evaluation: a registered text metric with its options, a learned metric
+    with its model (computed when first asked for), or matched segment scores."""
 
     spec: MetricSpec
     options: Any = None
     segment_scores: SegmentScores | None = None
     scores: MetricScores | None = field(default=None, repr=False)
+    model: str | None = None
+    reference_free: bool = False
+    cache: Any = None
+    cancel: Any = None
+    #: a learned metric's run (``bleu.metrics.learned.LearnedScores``: spans, what was cached)
+    learned: Any = field(default=None, repr=False)
 
 
 def text_key(lines: Sequence[str]) -> str:
@@ -192,16 +199,22 @@ class Evaluation:
                  if key in spec.option_names}
         return {**taken, **overrides}
 
-    def add_metric(self, name: str, *, label: str | None = None, **options: Any) -> str:
+    def add_metric(self, name: str, *, label: str | None = None, model: str | None = None,
+                   reference_free: bool = False, cache: Any = None, cancel: Any = None,
+                   **options: Any) -> str:
         """Add the registered metric ``name`` with the evaluation's options it takes and
         ``options`` over them (chrF's ``lowercase``...); returns its label (``name`` unless
-        given). A learned metric is computed from a model elsewhere and added with
-        ``add_scores`` (``bleu.metrics.learned``, with the spec's ``load``)."""
+        given). A learned metric takes its ``model`` (a folder, or a name in the Hugging Face
+        cache: nothing is downloaded) and its own options, and is computed when first asked
+        for: ``reference_free`` scores without the references where the model can, ``cache``
+        keeps scores across runs (``bleu.metrics.learned.ScoreCache``), ``cancel`` stops it
+        between batches."""
         spec = registry.get(name)
+        if spec.family == LEARNED:
+            return self._add_learned(spec, label, model, reference_free, cache, cancel, options)
         if spec.family != TEXT:
-            raise InputError(tr("{name} is computed from a model: compute it with "
-                                "bleu.metrics.learned and add its scores with "
-                                "add_scores.").format(name=name))
+            raise InputError(tr("{name} is read from a file: add it with add_scores.").format(
+                name=name))
         label = label or name
         made = spec.make_options(**self.metric_options(name, **options))
         found = self._entries.get(label)
@@ -211,6 +224,25 @@ class Evaluation:
             raise InputError(tr("This evaluation has a metric called {label} already; give "
                                 "the new one another label.").format(label=label))
         self._entries[label] = _Entry(spec, made)
+        return label
+
+    def _add_learned(self, spec: MetricSpec, label: str | None, model: str | None,
+                     reference_free: bool, cache: Any, cancel: Any,
+                     options: dict[str, Any]) -> str:
+        if not model:
+            raise InputError(tr("{name} needs its model: add_metric({name!r}, model=PATH_OR_NAME), "
+                                "a folder or a name in the Hugging Face cache (nothing is "
+                                "downloaded).").format(name=spec.name))
+        if spec.needs_source and self.source is None:
+            raise InputError(tr("{name} reads the source segments: give the evaluation its "
+                                "source (Evaluation(..., source=...)).").format(name=spec.name))
+        label = label or spec.label(model, **options)
+        if label in self._entries:
+            raise InputError(tr("This evaluation has a metric called {label} already; give "
+                                "the new one another label.").format(label=label))
+        self._entries[label] = _Entry(spec, dict(options), model=model,
+                                      reference_free=reference_free, cache=cache,
+                                      cancel=cancel)
         return label
 
     def add_scores(self, scores: SegmentScores | str | Path, *, label: str | None = None,
@@ -265,11 +297,40 @@ class Evaluation:
         first use, one system at a time; ``progress``, else the evaluation's, hears of each)."""
         entry = self._entry(label)
         if entry.scores is None:
+            if entry.spec.family == LEARNED:
+                entry.segment_scores = self._learned_scores(label, entry,
+                                                            progress or self._progress)
             if entry.segment_scores is not None:
                 entry.scores = from_segment_scores(entry.segment_scores, list(self.systems))
             else:
                 entry.scores = self._text_scores(label, entry, progress or self._progress)
         return entry.scores
+
+    def learned_run(self, label: str) -> Any:
+        """A learned metric's run once computed (``bleu.metrics.learned.LearnedScores``: its
+        model's version, error spans, what came from the cache); None before."""
+        return self._entry(label).learned
+
+    def _learned_scores(self, label: str, entry: _Entry,
+                        progress: ProgressCallback | None) -> SegmentScores:
+        """A learned metric's segment scores: its model loaded, the segments looked up in the
+        cache and the rest computed in batches (``bleu.metrics.learned``)."""
+        from ..metrics.learned import score
+
+        def tell(step: Any) -> None:
+            if progress is not None:
+                progress(MetricProgress(label, step.done, step.total,
+                                        None if step.done >= step.total else "",
+                                        unit="segments"))
+
+        scorer = entry.spec.load(entry.model, **entry.options)
+        entry.learned = score(scorer, self.systems, sources=self.source,
+                              references=[] if entry.reference_free else self.references,
+                              cache=entry.cache, progress=tell, cancel=entry.cancel)
+        found = replace(entry.learned.to_segment_scores(label),
+                        higher_is_better=entry.spec.higher_is_better)
+        found.matrix.setflags(write=False)
+        return found
 
     def _text_scores(self, label: str, entry: _Entry,
                      progress: ProgressCallback | None) -> MetricScores:
@@ -443,6 +504,25 @@ class Subset(Evaluation):
     def add_metric(self, name: str, **_: Any) -> str:
         """Metrics are added to the whole evaluation (the subset shows them all)."""
         raise InputError(tr("Add metrics to the whole evaluation, then take the subset."))
+
+    def _add_learned(self, spec: MetricSpec, label: str | None, model: str | None,
+                     reference_free: bool, cache: Any, cancel: Any,
+                     options: dict[str, Any]) -> str:
+        if not model:
+            raise InputError(tr("{name} needs its model: add_metric({name!r}, model=PATH_OR_NAME), "
+                                "a folder or a name in the Hugging Face cache (nothing is "
+                                "downloaded).").format(name=spec.name))
+        if spec.needs_source and self.source is None:
+            raise InputError(tr("{name} reads the source segments: give the evaluation its "
+                                "source (Evaluation(..., source=...)).").format(name=spec.name))
+        label = label or spec.label(model, **options)
+        if label in self._entries:
+            raise InputError(tr("This evaluation has a metric called {label} already; give "
+                                "the new one another label.").format(label=label))
+        self._entries[label] = _Entry(spec, dict(options), model=model,
+                                      reference_free=reference_free, cache=cache,
+                                      cancel=cancel)
+        return label
 
     def add_scores(self, scores: Any, **_: Any) -> str:
         """Scores are added to the whole evaluation (the subset shows them all)."""

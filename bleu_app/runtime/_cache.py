@@ -46,8 +46,12 @@ def _feed(digest: Any, value: Any) -> None:
         digest.update(f"A{value.dtype}{value.shape}".encode())
         digest.update(np.ascontiguousarray(value).tobytes())
     elif isinstance(value, pd.DataFrame | pd.Series):
-        digest.update(b"P" + repr(list(getattr(value, "columns", [value.name]))).encode())
-        digest.update(pd.util.hash_pandas_object(value, index=True).to_numpy().tobytes())
+        names = list(value.columns) if isinstance(value, pd.DataFrame) else [value.name]
+        digest.update(b"P" + repr(names).encode())
+        try:
+            digest.update(pd.util.hash_pandas_object(value, index=True).to_numpy().tobytes())
+        except TypeError:  # cells pandas cannot hash (lists, dicts): their text instead
+            digest.update(value.to_json(orient="split", default_handler=repr).encode())
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         digest.update(f"D{type(value).__qualname__}".encode())
         for item in dataclasses.fields(value):

@@ -9,6 +9,7 @@ import json
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
@@ -251,3 +252,16 @@ def test_results_of_every_metric_are_hashed_by_content_not_copied():
     other = evaluation_of({**systems, "B": systems["A"]})
     assert _cache.content_key(((other.results(["TER"], baseline="A", n_samples=50),), {})) \
         != _cache.content_key(((evaluation.results(["TER"], baseline="A", n_samples=50),), {}))
+
+
+def test_content_key_hashes_tables_and_series_by_content_even_with_list_cells() -> None:
+    """A chart's table is keyed by its names and cells: the same content gives the same key,
+    a changed cell or column name another; cells pandas cannot hash (lists) still key."""
+    frame = pd.DataFrame({"candidate": ["a", "b"], "tokens": [["a", "b"], ["c"]]})
+    same = pd.DataFrame({"candidate": ["a", "b"], "tokens": [["a", "b"], ["c"]]})
+    changed = pd.DataFrame({"candidate": ["a", "b"], "tokens": [["a", "b"], ["d"]]})
+    assert _cache.content_key(frame) == _cache.content_key(same) != _cache.content_key(changed)
+    numbers = pd.DataFrame({"x": [1.0, 2.0]})
+    assert _cache.content_key(numbers) != _cache.content_key(numbers.rename(columns={"x": "y"}))
+    assert _cache.content_key(numbers["x"]) == _cache.content_key(pd.Series([1.0, 2.0], name="x"))
+    assert _cache.content_key(numbers["x"]) != _cache.content_key(pd.Series([1.0, 2.0], name="z"))
