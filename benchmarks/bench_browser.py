@@ -127,12 +127,13 @@ class Server:
 
 
 @contextlib.contextmanager
-def serve(tree: Path, scratch: Path, name: str) -> Iterator[Server]:
+def serve(tree: Path, scratch: Path, name: str, extra_env: dict[str, str] | None = None,
+          ) -> Iterator[Server]:
     """The app of ``tree`` as ``streamlit run app.py`` under the probe, on a free port."""
     port = free_port()
     report = scratch / f"probe-{name}-{port}.json"
     env = {**os.environ, "BLEU_EXPLORER_DB": str(scratch / f"workspaces-{name}.sqlite"),
-           "PYTHONPATH": str(tree)}
+           "PYTHONPATH": str(tree), **(extra_env or {})}
     command = [sys.executable, str(PROBE), str(report), "--", "run", "app.py",
                "--server.port", str(port), "--server.address", "127.0.0.1",
                "--server.headless", "true"]
@@ -280,10 +281,12 @@ def _diff(after: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
     """What the probe counted between two snapshots."""
     loop = {k: v - before["loop"].get(k, 0.0) for k, v in after["loop"].items()}
     requests = {k: v - before["requests"].get(k, 0) for k, v in after["requests"].items()}
+    threads = {k: v - before["threads"].get(k, 0.0) for k, v in after["threads"].items()}
     return {"loop": {k: v for k, v in loop.items() if v > 0},
             "requests": {k: v for k, v in requests.items() if v},
             "runs": after["runs"][len(before["runs"]):],
-            "script_other": after["script_thread_other"] - before["script_thread_other"]}
+            "script_other": after["script_thread_other"] - before["script_thread_other"],
+            "threads": {k: v for k, v in threads.items() if v > 0}}
 
 
 def where(found: dict[str, Any], total: float) -> dict[str, float]:
@@ -295,7 +298,13 @@ def where(found: dict[str, Any], total: float) -> dict[str, float]:
     for run in found["runs"]:
         parts["runs"] = parts.get("runs", 0.0) + run["cpu"]
     parts["script thread, outside runs"] = found["script_other"]
-    parts["unattributed (other threads)"] = total - sum(parts.values())
+    loop_total = sum(found["loop"].values())
+    parts["event loop, between callbacks"] = max(
+        found["threads"].get("MainThread", loop_total) - loop_total, 0.0)
+    for name, cpu in found["threads"].items():
+        if name not in ("MainThread", "ScriptRunner.scriptThread", "ScriptRunner"):
+            parts[f"thread {name}"] = cpu
+    parts["unattributed"] = total - sum(parts.values())
     return parts
 
 
@@ -346,6 +355,7 @@ def measure(server: Server, page: Page, step: Step) -> Measured:
 class Side:
     name: str
     tree: Path
+    env: dict[str, str] = field(default_factory=dict)
     found: dict[tuple[str, int], list[Measured]] = field(default_factory=dict)
 
 
@@ -393,24 +403,26 @@ def report(sides: list[Side], users: int, steps: tuple[Step, ...]) -> str:
             lines.append(f"| {step.name} | {who} | " + " | ".join(cells)
                          + f" | {min(loads, default=0):.1f}-{max(loads, default=0):.1f} |")
     for side in sides:
+        seen = {part for found in side.found.values() for m in found for part in m.parts}
+        columns = [p for p in _PART_ORDER if p in seen] + sorted(seen - set(_PART_ORDER))
         lines += ["", f"Where the server's CPU went, {side.name} (medians of the later users):",
-                  "", "| step | " + " | ".join(_PART_ORDER) + " | requests |",
-                  "|---|" + "---:|" * len(_PART_ORDER) + "---|"]
+                  "", "| step | " + " | ".join(columns) + " | requests |",
+                  "|---|" + "---:|" * len(columns) + "---|"]
         for step in steps:
             later = range(1, users) if users > 1 else range(1)
             found = [m for user in later for m in side.found.get((step.name, user), [])]
             if not found:
                 continue
             cells = [f"{_median([m.parts.get(part, 0.0) for m in found]):.3f}"
-                     for part in _PART_ORDER]
+                     for part in columns]
             requests = ", ".join(f"{k} {v}" for k, v in sorted(found[-1].requests.items()))
             lines.append(f"| {step.name} | " + " | ".join(cells) + f" | {requests} |")
     return "\n".join(lines)
 
 
 _PART_ORDER = ("runs", "static", "index", "media", "component", "app-route", "websocket",
-               "run_loop", "loop_other", "host-config", "health",
-               "script thread, outside runs", "unattributed (other threads)")
+               "run_loop", "loop_other", "event loop, between callbacks", "host-config",
+               "health", "script thread, outside runs", "unattributed")
 
 
 @contextlib.contextmanager
@@ -429,6 +441,9 @@ def worktree(revision: str, scratch: Path) -> Iterator[Path]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", help="a git revision to measure against, alternating")
+    parser.add_argument("--before-env", action="append", default=[], metavar="KEY=VALUE",
+                        help="an environment variable for the before side's server (e.g. "
+                             "BENCH_HTTP_PARSER=h11 with --before HEAD: what a parser changes)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--users", type=int, default=2,
                         help="users per round, one after another (the first meets a cold "
@@ -444,14 +459,16 @@ def main() -> int:
         scratch = Path(scratch_name)
         sides = [Side("after", REPO)]
         if args.before:
-            sides.insert(0, Side(f"before ({args.before})",
-                                 stack.enter_context(worktree(args.before, scratch))))
+            extra = dict(item.split("=", 1) for item in args.before_env)
+            label = ", ".join([args.before, *args.before_env])
+            sides.insert(0, Side(f"before ({label})",
+                                 stack.enter_context(worktree(args.before, scratch)), extra))
         for round_ in range(args.rounds):
             for side in sides if round_ % 2 == 0 else sides[::-1]:
                 print(f"round {round_ + 1}: {side.name} (load {load_average():.1f})", flush=True)
                 browser = launch_chromium(playwright)
                 try:
-                    with serve(side.tree, scratch, f"{len(side.found)}") as server:
+                    with serve(side.tree, scratch, side.name.split()[0], side.env) as server:
                         journey(side, server, browser, args.users, steps,
                                 lambda text: print(text, flush=True))
                 finally:

@@ -15,7 +15,9 @@ atomically), so a benchmark takes one before and one after what it measures and 
   did, ``script`` for a run the script asked for itself: ``st.rerun``, ``st.switch_page``),
   its thread's CPU seconds and wall seconds; ``run_loop``: event-loop CPU scheduled by script
   threads (messages on their way out); ``script_thread_other``: script-thread CPU outside runs;
-- ``loop_other``: event-loop CPU in nothing above (accepting connections, parsing requests).
+- ``loop_other``: event-loop CPU in nothing above (accepting connections, parsing requests);
+- ``threads``: CPU seconds of each live thread by name (the event loop's is ``MainThread``:
+  what it spent outside callbacks is its total minus the ``loop`` counters).
 
 CPU is ``time.thread_time`` around each event-loop callback (``asyncio.Handle._run``),
 attributed through a context variable that the probe's outermost ASGI middleware sets per
@@ -111,15 +113,18 @@ def _patch_event_loop() -> None:
 
 
 def _patch_middleware() -> None:
+    """Our middleware first in every Starlette app the server builds (the app's own
+    middleware, given to ``st.App``, included): it sees every request."""
+    from starlette import applications
     from starlette.middleware import Middleware
-    from streamlit.web.server.starlette import starlette_app
 
-    original = starlette_app.create_streamlit_middleware
+    original = applications.Starlette.__init__
 
-    def with_probe() -> list[Any]:
-        return [Middleware(ProbeMiddleware), *original()]
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs["middleware"] = [Middleware(ProbeMiddleware), *(kwargs.get("middleware") or ())]
+        original(self, *args, **kwargs)
 
-    starlette_app.create_streamlit_middleware = with_probe
+    applications.Starlette.__init__ = init
 
 
 def _widget_values(states: Any) -> dict[str, bytes]:
@@ -230,15 +235,48 @@ def _patch_script_runner() -> None:
     runner_class._run_script = run_script
 
 
+def _thread_cpu() -> dict[str, float]:
+    """CPU seconds of every live thread by name (``/proc/self/task/<id>/stat``); the main
+    thread (the event loop's) as ``MainThread``."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found: dict[str, float] = {}
+    for thread in threading.enumerate():
+        try:
+            fields = Path(f"/proc/self/task/{thread.native_id}/stat").read_text()
+        except OSError:
+            continue
+        values = fields.rsplit(")", 1)[1].split()
+        name = thread.name.split("-")[0].rstrip("0123456789_ ")
+        found[name] = found.get(name, 0.0) + (int(values[11]) + int(values[12])) / tick
+    return found
+
+
 def snapshot() -> dict[str, Any]:
     with _LOCK:
         return {"time": time.time(), "loop": dict(_LOOP_CPU), "requests": dict(_HTTP_COUNT),
                 "backmsgs": dict(_BACKMSGS), "runs": list(_RUNS),
-                "script_thread_other": _SCRIPT_OTHER[0]}
+                "script_thread_other": _SCRIPT_OTHER[0], "threads": _thread_cpu()}
+
+
+def _force_http_parser(name: str) -> None:
+    """Make uvicorn parse HTTP with ``name`` (``h11`` or ``httptools``) rather than the
+    fastest one installed: to measure what a parser changes with the same packages."""
+    import uvicorn
+
+    original = uvicorn.Config.__init__
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs["http"] = name
+        original(self, *args, **kwargs)
+
+    uvicorn.Config.__init__ = init
 
 
 def install(report: Path) -> None:
-    """Patch Streamlit in this process; SIGUSR1 writes a snapshot to ``report``."""
+    """Patch Streamlit in this process; SIGUSR1 writes a snapshot to ``report``;
+    ``BENCH_HTTP_PARSER`` (h11, httptools) forces uvicorn's HTTP parser."""
+    if os.environ.get("BENCH_HTTP_PARSER"):
+        _force_http_parser(os.environ["BENCH_HTTP_PARSER"])
     _patch_event_loop()
     _patch_middleware()
     _patch_session()
