@@ -21,8 +21,10 @@ yet (its first visits are cold); later users find what the server keeps. Every s
 
 ``--before REV`` serves git revision REV from a worktree of its own (``git worktree add
 --detach``, removed afterwards) in the same way (the same probe, this environment's Python),
-alternating with this tree (before, after, after, before, ...). The bundled sample is the data
-(what a new session shows). Medians over rounds; on a machine shared with other work, compare
+alternating with this tree (before, after, after, before, ...). Each server is first left to
+become idle (its warm-up, where it has one, done: a class server starts before the class
+arrives; its CPU until then is printed). The bundled sample is the data (what a new session
+shows). Medians over rounds; on a machine shared with other work, compare
 the two sides only with each other and give the load average (printed) beside them.
 """
 
@@ -151,7 +153,11 @@ def serve(tree: Path, scratch: Path, name: str, extra_env: dict[str, str] | None
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"the app of {tree} did not start on {url} (log: {log.name})")
             time.sleep(0.2)
-        yield Server(url, process.pid, report)
+        server = Server(url, process.pid, report)
+        start_cpu = server.settled(quiet=1.0, limit=300)  # the warm-up, where there is one
+        print(f"  server of {tree.name} ready and idle: {start_cpu:.2f} s CPU since its start "
+              f"(load {load_average():.1f})", flush=True)
+        yield server
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)

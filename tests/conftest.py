@@ -88,9 +88,19 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
 _DESELECTED: list[str] = []
 
 
+#: test folders whose every test is ``slow`` (a browser, servers, a deployment)
+SLOW_FOLDERS = ("browser", "deploy")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Without ../shared/data, the tests that need the full sets are deselected (never skipped
-    as passed), and the summary says so."""
+    """Tests in ``SLOW_FOLDERS`` and those on the full test sets are marked ``slow`` (the quick
+    run leaves them out). Without ../shared/data, the tests that need the full sets are
+    deselected (never skipped as passed), and the summary says so."""
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        folder = item.path.relative_to(tests).parts[0] if item.path.is_relative_to(tests) else ""
+        if folder in SLOW_FOLDERS or item.get_closest_marker("full_data") is not None:
+            item.add_marker(pytest.mark.slow)
     if HAS_SHARED_DATA:
         return
     kept = [item for item in items if item.get_closest_marker("full_data") is None]
