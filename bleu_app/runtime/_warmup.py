@@ -2,13 +2,13 @@
 
 A class arrives on the bundled sample; the first student to open Blind spots would wait for
 NLTK, WordNet and every case's metrics (seconds of CPU), the first to switch on Sensitivity's
-tokenizer grid or NLTK cross-check for its scores. The server's start computes what those
-first visits show with the app's defaults, into the core's content-keyed caches
-(``bleu.memo``: the pages' own calls find them there), and loads the libraries they use, in a
-daemon thread that starts a moment after the server. It does the same work the first visitor
-would, once, and nothing a visitor could not ask for; a visitor who asks for something while it
-is being computed here waits for that result rather than computing it twice.
-``BLEU_EXPLORER_WARMUP=0`` turns it off.
+tokenizer grid or NLTK cross-check for its scores, the first on Brevity penalty for its sweep.
+The server's start computes what those first visits show with the app's defaults, into the
+core's content-keyed caches (``bleu.memo``: the pages' own calls find them there), and loads
+the libraries they use, in a daemon thread that starts a moment after the server. It does the
+same work the first visitor would, once, and nothing a visitor could not ask for; a visitor who
+asks for something while it is being computed here waits for that result rather than computing
+it twice. ``BLEU_EXPLORER_WARMUP=0`` turns it off.
 """
 
 from __future__ import annotations
@@ -39,11 +39,23 @@ def _sample() -> Dataset:
     return load_folder(_session.SAMPLE_DIR, _session.SAMPLE_LABEL)
 
 
+#: what the pages import on first use (the first visitor of a page would wait for them)
+PAGE_MODULES = ("pandas", "altair", "bleu.charts.dashboard", "bleu.charts.segments",
+                "bleu.charts.teaching", "bleu.charts.blind_spots", "bleu.charts.metrics",
+                "bleu.explore.compare", "bleu.explore.segments", "bleu.explore.dashboard",
+                "bleu.teaching.steps", "bleu.teaching.breakdown", "bleu.teaching.exercises",
+                "bleu_app.widgets._explore", "bleu_app.widgets._steps_ui",
+                "bleu_app.widgets._tables", "nltk.translate.bleu_score",
+                "nltk.translate.meteor_score", "rouge_score.rouge_scorer", "scipy.stats")
+
+
 def _libraries() -> None:
-    """What Blind spots and Sensitivity import on first use: NLTK (METEOR, corpus_bleu),
-    WordNet, rouge-score, TER's compiled kernel."""
-    import nltk.translate.bleu_score
-    import nltk.translate.meteor_score  # noqa: F401
+    """What the pages import on first use (``PAGE_MODULES``), WordNet, rouge-score's
+    tokenizer and TER's compiled kernel."""
+    import importlib
+
+    for name in PAGE_MODULES:
+        importlib.import_module(name)
 
     from bleu.metrics import meteor, rouge
     from bleu.metrics.ter import kernel  # noqa: F401
@@ -102,9 +114,25 @@ def _sensitivity() -> None:
     sensitivity.segmentation_compare(zh.segments, [ref.segments for ref in unspaced.references])
 
 
+def _brevity_penalty() -> None:
+    """The first system's resize sweep and every system's length buckets (the page's
+    defaults)."""
+    from bleu.teaching.brevity import SWEEP, length_buckets, length_whatif
+
+    data = _sample()
+    first = next(iter(data.systems.values()))
+    options = {"tokenize": "13a", "lowercase": False}
+    length_whatif(first.segments, [ref.segments for ref in data.references], SWEEP,
+                  smooth_method="exp", smooth_value=None, max_ngram_order=4,
+                  effective_order=False, **options)
+    length_buckets({name: text.segments for name, text in data.systems.items()},
+                   data.reference_streams, **options)
+
+
 #: what the warm-up does, in order (the cheapest visits' needs first)
 STEPS: tuple[tuple[str, Callable[[], None]], ...] = (
-    ("libraries", _libraries), ("blind spots", _blind_spots), ("sensitivity", _sensitivity))
+    ("libraries", _libraries), ("brevity penalty", _brevity_penalty),
+    ("blind spots", _blind_spots), ("sensitivity", _sensitivity))
 
 
 def warm() -> dict[str, float]:

@@ -1,6 +1,7 @@
-"""The server's warm-up (``bleu_app/runtime/_warmup.py``): after it, the first visit of Blind
-spots and Sensitivity's grid and NLTK cross-check compute nothing of what it computed (no
-METEOR, no NLTK corpus_bleu, no BLEU of the grid); without it they do. Off with
+"""The server's warm-up (``bleu_app/runtime/_warmup.py``): after it, the first visits of Blind
+spots and Brevity penalty and Sensitivity's grid and NLTK cross-check compute nothing of what
+it computed (no METEOR, no resized hypothesis, no NLTK corpus_bleu, no BLEU of the grid);
+without it they do. Off with
 ``BLEU_EXPLORER_WARMUP=0``; started once per process."""
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bleu.explore import sensitivity  # noqa: E402 -- after the path
-from bleu.teaching import blind_spots, interpretation  # noqa: E402
+from bleu.teaching import blind_spots, brevity, interpretation  # noqa: E402
 from bleu_app.runtime import _warmup  # noqa: E402
 
 APP = REPO / "app.py"
 MEMOIZED = (sensitivity.tokenizer_grid, sensitivity.nltk_crosscheck, sensitivity.mqm_correlation,
             sensitivity.segmentation_compare, blind_spots.score_pair,
-            interpretation.comparability)
+            interpretation.comparability, brevity.length_whatif, brevity.length_buckets)
 
 
 @pytest.fixture
@@ -33,7 +34,7 @@ def counting(monkeypatch: pytest.MonkeyPatch, fresh_streamlit_caches: None) -> d
 
     for function in MEMOIZED:
         function.cache_clear()
-    counts = {"meteor": 0, "nltk": 0, "grid BLEU": 0}
+    counts = {"meteor": 0, "nltk": 0, "grid BLEU": 0, "resize": 0}
 
     def counter(name, real):
         def wrapper(*args, **kwargs):
@@ -45,6 +46,7 @@ def counting(monkeypatch: pytest.MonkeyPatch, fresh_streamlit_caches: None) -> d
     monkeypatch.setattr(nltk.translate.bleu_score, "corpus_bleu",
                         counter("nltk", nltk.translate.bleu_score.corpus_bleu))
     monkeypatch.setattr(sensitivity, "BLEU", counter("grid BLEU", sensitivity.BLEU))
+    monkeypatch.setattr(brevity, "resize", counter("resize", brevity.resize))
     yield counts
     for function in MEMOIZED:
         function.cache_clear()
@@ -54,6 +56,8 @@ def first_visits() -> None:
     at = AppTest.from_file(str(APP), default_timeout=300)
     at.run()
     at.switch_page("bleu_app/views/blind_spots.py").run()
+    assert not at.exception, at.exception
+    at.switch_page("bleu_app/views/brevity_penalty.py").run()
     assert not at.exception, at.exception
     at.switch_page("bleu_app/views/sensitivity.py").run()
     at.toggle(key="sens_grid_on").set_value(True)
@@ -70,7 +74,7 @@ def test_first_visits_find_what_the_warm_up_computed(counting: dict[str, int],
         counting.update(dict.fromkeys(counting, 0))
     first_visits()
     if warmed:
-        assert counting == {"meteor": 0, "nltk": 0, "grid BLEU": 0}
+        assert counting == dict.fromkeys(counting, 0)
     else:
         assert all(counting.values()), counting
 
