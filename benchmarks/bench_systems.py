@@ -1,4 +1,6 @@
-"""16 WMT17 en-de systems x 3004 segments against one reference set, both sides cached.
+"""16 WMT17 en-de systems x 3004 segments against one reference set, both sides cached: in
+a cold process per run and side (``cold.py``: what a script that scores many systems pays,
+whatever the call loads or builds on first use included), and warm, in this process.
 
 sacrebleu is used the way it is fastest for many systems: ``BLEU(references=refs)`` (its
 references are tokenized and counted once), then ``corpus_score(hyps)`` per system; ours is
@@ -6,11 +8,14 @@ references are tokenized and counted once), then ``corpus_score(hyps)`` per syst
 region on both sides. Each run makes every line unique (a number token per run), so neither
 side's tokenizer cache helps; every system's score is checked identical to sacrebleu's.
 
-    python benchmarks/bench_systems.py
+    python benchmarks/bench_systems.py [--runs 5]
 """
 
 from __future__ import annotations
 
+import argparse
+
+import cold
 import sacrebleu
 from corpora import replicate, wmt17_systems
 from timing import Row, assert_same_score, best_times
@@ -19,7 +24,13 @@ import bleu
 
 
 def rows(repeats: int = 5) -> list[Row]:
-    """One row: all 16 systems scored, best of ``repeats`` fresh runs per side."""
+    """All 16 systems scored: cold (a fresh process per run and side), then warm (in this
+    process, Arrow loaded); best of ``repeats`` runs per side."""
+    return [cold.measure("systems", repeats), warm(repeats)]
+
+
+def warm(repeats: int) -> Row:
+    """In this process: all 16 systems scored, best of ``repeats`` fresh runs per side."""
     systems, ref = wmt17_systems()
     n = len(ref)
     runs = [({name: replicate(hyps, n, 100 + i) for name, hyps in systems.items()},
@@ -39,12 +50,14 @@ def rows(repeats: int = 5) -> list[Row]:
     for mine, peer in zip(ours_scores, their_scores, strict=True):
         for name in mine:
             assert_same_score(mine[name], peer[name], f"WMT17 system {name}")
-    return [Row("systems", f"{len(systems)} systems x {n} segs, 1 ref", ours_time, theirs_time,
-                f"BLEU(references=...) on both sides, best of {repeats}")]
+    return Row("systems", f"{len(systems)} systems x {n} segs, 1 ref", ours_time, theirs_time,
+               f"BLEU(references=...) on both sides, in one warm process, best of {repeats}")
 
 
 def main() -> None:
-    for row in rows():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    for row in rows(parser.parse_args().runs):
         print(row.line())
 
 

@@ -40,8 +40,20 @@ done
 .venv-learned/bin/python -m pip install -q "torch==2.13.0"
 .venv-learned/bin/python -m pip install -q -e ".[test,learned]"
 
+# --quick (first argument): the tests a developer runs between changes, in a few minutes:
+# everything but the ``slow`` ones (browsers, servers, deployments, the whole test sets, long
+# sweeps), which the full command and CI run.
+selection=""
+if [ "${1:-}" = "--quick" ]; then
+    selection=" and not slow"
+    shift
+fi
+# Every core (pytest-xdist); a test file stays on one worker, so module fixtures are built once.
+parallel=(-n auto --dist loadfile)
+
 .venv/bin/python -m ruff check .
 .venv/bin/lint-imports --no-cache  # the architecture's contracts (pyproject.toml)
-.venv/bin/python -m pytest -m "not learned" "$@"
+.venv/bin/python -m pytest "${parallel[@]}" -m "not learned${selection}" "$@"
 # exit status 5: none of the given tests needs the extra
-.venv-learned/bin/python -m pytest -m learned "$@" || [ $? -eq 5 ]
+.venv-learned/bin/python -m pytest "${parallel[@]}" -m "learned${selection}" "$@" \
+    || [ $? -eq 5 ]

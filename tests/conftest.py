@@ -88,9 +88,19 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
 _DESELECTED: list[str] = []
 
 
+#: test folders whose every test is ``slow`` (a browser, servers, a deployment)
+SLOW_FOLDERS = ("browser", "deploy")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Without ../shared/data, the tests that need the full sets are deselected (never skipped
-    as passed), and the summary says so."""
+    """Tests in ``SLOW_FOLDERS`` and those on the full test sets are marked ``slow`` (the quick
+    run leaves them out). Without ../shared/data, the tests that need the full sets are
+    deselected (never skipped as passed), and the summary says so."""
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        folder = item.path.relative_to(tests).parts[0] if item.path.is_relative_to(tests) else ""
+        if folder in SLOW_FOLDERS or item.get_closest_marker("full_data") is not None:
+            item.add_marker(pytest.mark.slow)
     if HAS_SHARED_DATA:
         return
     kept = [item for item in items if item.get_closest_marker("full_data") is None]
@@ -114,15 +124,32 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             "that need the whole test sets were deselected; tests/data's cut was tested")
 
 
-@pytest.fixture(autouse=True)
-def fresh_streamlit_caches(request: pytest.FixtureRequest) -> None:
-    """st.cache_data and st.cache_resource are shared by AppTest instances in one process:
-    every test of tests/app starts with them empty."""
-    if request.node.path.parent.name == "app":
-        import streamlit as st
+def _clear_streamlit_caches() -> None:
+    import streamlit as st
 
-        st.cache_data.clear()
-        st.cache_resource.clear()
+    st.cache_data.clear()
+    st.cache_resource.clear()
+
+
+@pytest.fixture
+def fresh_streamlit_caches() -> Iterator[None]:
+    """Empty st.cache_data and st.cache_resource, before and after the test: for a test that
+    must see a computation happen (a spinner, a progress bar, a count of calls)."""
+    _clear_streamlit_caches()
+    yield
+    _clear_streamlit_caches()
+
+
+@pytest.fixture(autouse=True)
+def streamlit_caches_kept_clean(request: pytest.FixtureRequest) -> Iterator[None]:
+    """AppTest instances of one process share st.cache_data and st.cache_resource, as the
+    sessions of one server do: results are keyed on content (and language), so a page drawn
+    by one test is drawn from the same results by the next, and the caches are built once per
+    test process. A test that patches something (``monkeypatch``) may leave results computed
+    under its patch: the caches are emptied after it."""
+    yield
+    if "monkeypatch" in request.fixturenames and "streamlit" in sys.modules:
+        _clear_streamlit_caches()
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -137,6 +164,19 @@ def workspace_database(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pat
         os.environ.pop("BLEU_EXPLORER_DB", None)
     else:
         os.environ["BLEU_EXPLORER_DB"] = saved
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_server_warm_up() -> Iterator[None]:
+    """App servers the tests start skip the warm-up of slow first visits (seconds of CPU each,
+    for pages most of them never show); tests/app/test_warmup.py checks the warm-up itself."""
+    saved = os.environ.get("BLEU_EXPLORER_WARMUP")
+    os.environ["BLEU_EXPLORER_WARMUP"] = "0"
+    yield
+    if saved is None:
+        os.environ.pop("BLEU_EXPLORER_WARMUP", None)
+    else:
+        os.environ["BLEU_EXPLORER_WARMUP"] = saved
 
 
 @pytest.fixture(scope="session")

@@ -5,8 +5,11 @@ sentence versus corpus level (against human MQM judgments), and segmentation of 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -14,6 +17,7 @@ import pandas as pd
 from ..display.formatting import COUNT, DELTA, EXACT, PLAIN, PRECISION, SCORE, TINY
 from ..errors import InputError, MissingExtraError
 from ..i18n import tr
+from ..memo import content_cache
 from ..metrics.bleu import BLEU
 from ..metrics.bleu.engine import tokenize_line
 from ..metrics.bleu.score import BLEUOptions, score_from_stats
@@ -55,6 +59,7 @@ class TokenizerGrid:
         return pd.DataFrame({"min": g.min(), "max": g.max(), "spread": g.max() - g.min()})
 
 
+@content_cache(maxsize=16)
 def tokenizer_grid(systems: Systems, references: References, *,
                    tokenizers: Sequence[str] | None = None, smooth_method: str = "exp",
                    max_ngram_order: int = 4, baseline: tuple[str, bool] = ("13a", False),
@@ -84,6 +89,37 @@ NLTK_PAIRS = (("none", None, "method0"), ("floor", 0.1, "method1"), ("add-k", 1,
               ("exp", None, "method3"))
 
 
+_NLTK_LOCK = threading.Lock()
+
+
+@contextmanager
+def _nltk_counts_shared() -> Iterator[None]:
+    """For a cross-check's duration, NLTK's own ``modified_precision`` answers a (segment,
+    order) it was asked before with its first answer (the same objects, so the same numbers):
+    NLTK's ``corpus_bleu`` counts every segment's n-grams again on each call, and the
+    cross-check calls it once per smoothing method on the same segments, so it does a quarter
+    of the work. One cross-check at a time patches NLTK's module; other callers' lists are
+    never found there."""
+    from nltk.translate import bleu_score
+
+    original = bleu_score.modified_precision
+    seen: dict[tuple[int, int, int], tuple[Any, Any, Any]] = {}
+
+    def shared(references: Any, hypothesis: Any, n: int) -> Any:
+        found = seen.get((id(references), id(hypothesis), n))
+        if found is None or found[0] is not references or found[1] is not hypothesis:
+            found = (references, hypothesis, original(references, hypothesis, n))
+            seen[(id(references), id(hypothesis), n)] = found
+        return found[2]
+
+    with _NLTK_LOCK:
+        bleu_score.modified_precision = shared
+        try:
+            yield
+        finally:
+            bleu_score.modified_precision = original
+
+
 @dataclass(frozen=True)
 class CrossCheck:
     """Our BLEU beside NLTK's corpus_bleu on the same data, and why they differ."""
@@ -94,6 +130,7 @@ class CrossCheck:
     nltk_totals_score: float
 
 
+@content_cache(maxsize=16)
 def nltk_crosscheck(hypotheses: Sequence[str], references: References, *,
                     max_ngram_order: int = 4) -> CrossCheck:
     """Ours (13a; tokenize=none) and NLTK corpus_bleu (whitespace split) under each smoothing.
@@ -117,11 +154,15 @@ def nltk_crosscheck(hypotheses: Sequence[str], references: References, *,
     rows = [{"implementation": "bleu-explorer (= sacrebleu)", "tokenization": "13a",
              "smoothing": "exp", "score": ours_13a.score}]
     none_scores = {}
+    with _nltk_counts_shared():
+        nltk_scores = {nltk_name: 100 * corpus_bleu(
+            ref_tokens, hyp_tokens, weights=weights,
+            smoothing_function=getattr(smoothing, nltk_name))
+            for _, _, nltk_name in NLTK_PAIRS}
     for method, value, nltk_name in NLTK_PAIRS:
         ours = BLEU(tokenize="none", force=True, smooth_method=method, smooth_value=value,
                     **common).corpus_score(hypotheses, references)
-        theirs = 100 * corpus_bleu(ref_tokens, hyp_tokens, weights=weights,
-                                   smoothing_function=getattr(smoothing, nltk_name))
+        theirs = nltk_scores[nltk_name]
         none_scores[method] = ours
         label = method if value is None else f"{method} {PLAIN.text(value)}"
         rows += [{"implementation": "bleu-explorer (= sacrebleu)", "tokenization": "none",
@@ -235,6 +276,7 @@ class MQMCorrelation:
     system_pearson: float
 
 
+@content_cache(maxsize=8)
 def mqm_correlation(systems: Systems, references: References, mqm: SegmentScores, *,
                     tokenize: str = "13a", lowercase: bool = False) -> MQMCorrelation:
     """Kendall tau of sentence BLEU with MQM (segments) next to Kendall/Pearson (systems).
@@ -284,6 +326,7 @@ def mqm_correlation(systems: Systems, references: References, mqm: SegmentScores
 
 # --- languages without spaces -----------------------------------------------------------------
 
+@content_cache(maxsize=16)
 def segmentation_compare(hypotheses: Sequence[str], references: References, *,
                          tokenizers: Sequence[str] = ("zh", "char", "none")) -> pd.DataFrame:
     """The same output scored with each tokenizer, with token counts and one example segment.

@@ -32,6 +32,7 @@ import pandas as pd
 from ..errors import InputError
 from ..evaluation import registry
 from ..i18n import DEFAULT, N_, tr
+from ..memo import content_cache
 from ..metrics.bleu import sentence_bleu
 from ..metrics.meteor import meteor, stemmer_name
 from ..metrics.rouge import rouge_l
@@ -193,6 +194,7 @@ def meteor_signature(language: str, tokenize: str, stages: Sequence[str]) -> str
             f"|syn:{synonyms}")
 
 
+@content_cache(maxsize=256, by_language=False)  # no translated text in the scores
 def score_pair(hypothesis: str, references: Sequence[str], *, language: str = "en",
                tokenize: str = "13a", lowercase: bool = False,
                synonyms: Any | None = None) -> PairScores:

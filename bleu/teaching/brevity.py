@@ -19,6 +19,7 @@ import pandas as pd
 
 from ..errors import UnknownOptionError
 from ..i18n import tr
+from ..memo import content_cache
 from ..metrics.bleu import BLEU
 from ..metrics.bleu.engine import tokenize_line
 from ..metrics.bleu.explain import explain
@@ -128,6 +129,7 @@ class WhatIf:
         return pd.DataFrame(rows)
 
 
+@content_cache(maxsize=32)
 def length_whatif(hypotheses: Sequence[str], references: References,
                   percents: Sequence[float] = SWEEP, *, tokenize: str = "13a",
                   lowercase: bool = False, smooth_method: str = "exp",
@@ -163,6 +165,7 @@ def length_whatif(hypotheses: Sequence[str], references: References,
     return WhatIf(points, best, baseline)
 
 
+@content_cache(maxsize=32)
 def length_buckets(systems: Mapping[str, Sequence[str]], references: References, *,
                    edges: Sequence[int] = LENGTH_EDGES, tokenize: str = "13a",
                    lowercase: bool = False) -> pd.DataFrame:

@@ -20,6 +20,7 @@ import pandas as pd
 
 from ..display.formatting import PLAIN
 from ..i18n import N_, tr
+from ..memo import content_cache
 from ..metrics.bleu import BLEU, signature
 from ..metrics.bleu.score import BLEUOptions
 from ..metrics.checks import References
@@ -89,6 +90,7 @@ def short_names(names: Sequence[str]) -> list[str]:
     return short if all(short) and len(set(short)) == len(short) else list(names)
 
 
+@content_cache(maxsize=32)
 def comparability(hypotheses: Sequence[str], references: References, options: BLEUOptions, *,
                   reference_names: Sequence[str] | None = None,
                   tokenizers: Sequence[str] = ("13a", "intl", "char", "none"),

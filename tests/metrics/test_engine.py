@@ -216,8 +216,8 @@ WAYS = ("counted table", "uncounted table", "once")
 
 def fast_stats(hyps: list[str], refs: list[list[str | None]], options: BLEUOptions,
                chunk: int, way: str, arrow: bool) -> list[list[int]]:
-    """The engine's statistics, the ``way`` given, words given ids by Arrow (``arrow``) or by a
-    Python dict."""
+    """The engine's statistics, the ``way`` given, words given ids by Arrow (``arrow``) or by
+    their numeric keys (``_KeyVocabulary``)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(stats, "REFERENCE_CACHE_NGRAMS", 0 if way == "uncounted table" else 1 << 40)
         patch.setattr(stats, "arrow_pays", lambda reference_lines: arrow)
@@ -271,6 +271,56 @@ def test_segment_stats_match_reference_on_real_data(way: str, arrow: bool) -> No
     options = BLEUOptions()
     expected = reference_stats(hyps, refs, options)
     assert fast_stats(hyps, refs, options, 33, way, arrow) == expected
+
+
+def words_of(items: list[bytes]) -> Words:
+    """``Words`` holding ``items`` (one line)."""
+    bounds = np.concatenate(([0], np.cumsum([len(w) for w in items], dtype=np.int64)))
+    return Words(b"".join(items), bounds.astype(np.int64), np.array([0, len(items)], np.int64))
+
+
+#: words that share their length and first and last 8 bytes (so their keys) but differ in the
+#: middle, short words, words of 7, 8, 9, 16 and 17 bytes, and bytes that are not UTF-8 (never
+#: a space: a word is a run of non-whitespace)
+word_bytes_no_space = st.binary(min_size=1, max_size=20).filter(lambda word: b" " not in word)
+clashing = st.builds(lambda middle: b"abcdefgh" + middle.replace(b" ", b"_") + b"stuvwxyz",
+                     st.binary(min_size=0, max_size=3))
+vocabulary_word = st.one_of(clashing, word_bytes_no_space,
+                            st.sampled_from([b"a", b"ab", b"abcdefg", b"abcdefgh", b"abcdefghi",
+                                             b"\xff\xfe", b"abcdefghijklmnop",
+                                             b"abcdefghijklmnopq"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(references=st.lists(vocabulary_word, max_size=40),
+       hypotheses=st.lists(vocabulary_word, max_size=40))
+def test_numeric_keys_give_exact_ids(references: list[bytes], hypotheses: list[bytes]) -> None:
+    """Equal words get equal ids and different words different ones, and a hypothesis word
+    gets the id of the equal reference word or -1: also for words whose keys clash (the
+    vocabulary then falls back to a Python dict)."""
+    vocabulary = stats._vocabulary(words_of(references), arrow=False)
+    ids = dict(zip(references, vocabulary.ids.tolist(), strict=True))
+    assert len(set(ids.values())) == len(ids)
+    assert all(0 <= i < vocabulary.size for i in ids.values())
+    found = vocabulary.lookup(words_of(hypotheses)).tolist()
+    assert found == [ids.get(word, -1) for word in hypotheses]
+
+
+def test_clashing_keys_fall_back_to_a_dict_and_score_exactly() -> None:
+    """Two reference words with one key (17 bytes, the same ends): the chunk takes a dict, the
+    hypothesis word with that key but other bytes matches nothing, and the statistics equal the
+    Counter oracle's."""
+    one, other, third = "abcdefghXstuvwxyz", "abcdefghYstuvwxyz", "abcdefghZstuvwxyz"
+    refs = [[f"{one} {other} a", f"{one} b"]]
+    assert isinstance(stats._vocabulary(words_of([one.encode(), other.encode()]), False),
+                      stats._DictVocabulary)
+    assert isinstance(stats._vocabulary(words_of([one.encode(), b"a"]), False),
+                      stats._KeyVocabulary)
+    hyps = [f"{third} {other} a", f"{one} {third}"]
+    options = BLEUOptions(max_ngram_order=2)
+    expected = reference_stats(hyps, refs, options)
+    for way in WAYS:
+        assert fast_stats(hyps, refs, options, 1, way, arrow=False) == expected
 
 
 def test_check_text_stream_still_names_the_culprit() -> None:

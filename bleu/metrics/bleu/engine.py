@@ -7,8 +7,9 @@ Work is done in chunks of segments, so working memory follows the chunk, not the
   chunk as one buffer of bytes with their bounds (``bleu/metrics/tokenizers/words.py``), and
   words become integer ids, with Arrow's ``dictionary_encode`` (references) and ``index_in``
   (hypotheses; -1 for a word no reference of the chunk has) once Arrow is loaded or the corpus
-  is big (``arrow_pays``), else with a Python dict of ``bytes`` (no Arrow to load for a small
-  file);
+  is big (``arrow_pays``), else from numeric keys (``_KeyVocabulary``: a short word's own
+  bytes, a long word's length and ends, confirmed byte for byte; no Arrow to load, no Python
+  object per word);
 - an n-gram is identified by one int64 key, ``rank of its (n-1)-prefix * V + id of its last
   token`` (V: a bound on the chunk's word ids), where ranks index the sorted table of the previous
   order and the unigram key holds the segment number: so a key names (segment, n-gram) exactly,
@@ -64,8 +65,9 @@ REFERENCE_CACHE_NGRAMS = 1 << 22
 #: the smallest chunk cut for a thread of its own (below, threads cost more than they save)
 MIN_THREAD_CHUNK = 512
 #: reference lines (segments x references) from which words get their ids from Arrow; below,
-#: from a Python dict, so that scoring a small file loads no Arrow (a tenth of a second and
-#: 35 MB of a command-line run)
+#: from numeric keys, so that scoring a small file loads no Arrow (a tenth of a second and
+#: 35 MB of a command-line run; the keys are as fast as Arrow where a table is reused, slower
+#: where each chunk's references are encoded for one use)
 ARROW_MIN_LINES = 20_000
 
 
@@ -84,8 +86,8 @@ def arrow_pays(reference_lines: int) -> bool:
 
 
 class _DictVocabulary:
-    """The words of a chunk's references and their ids, in a Python dict: for small corpora,
-    where loading Arrow would cost more than it saves."""
+    """The words of a chunk's references and their ids, in a Python dict of ``bytes``: what
+    ``_KeyVocabulary`` falls back to should two different words share a key."""
 
     def __init__(self, tokens: Words) -> None:
         words = tokens.to_list()
@@ -98,6 +100,131 @@ class _DictVocabulary:
         """Ids of other words (a hypothesis's) in this vocabulary; -1 for an unknown word."""
         ids = map(self._index.get, tokens.to_list(), repeat(-1))
         return np.fromiter(ids, np.int64, len(tokens))
+
+
+#: odd multipliers: a long word's length and ends mixed into one 64-bit key, and a key's
+#: bucket (any odd numbers would do: words with equal keys are compared byte for byte)
+_MIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F),
+        np.uint64(0x165667B19E3779F9))
+_SHIFT = np.uint64(29)
+_LENGTH_SHIFT = np.uint64(56)
+_LONG = np.uint64(1 << 63)  # the top bit: a key that is mixed, not the word itself
+#: the longest word whose key is the word itself (its bytes, its length in the top byte)
+_SHORT = 7
+#: a word up to this long is named exactly by its length and first and last 8 bytes
+_EXACT_ENDS = 16
+
+
+def _word_keys(ends: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """One uint64 per word (``Words.ends``): a word of up to 7 bytes is its own key (its bytes,
+    its length in the top byte), so equal keys are equal words; a longer one's length and ends
+    are mixed, with the top bit set (a long key can equal another long word's)."""
+    lengths, heads, tails = ends
+    mixed = heads * _MIX[0] + tails * _MIX[1] + lengths.astype(np.uint64) * _MIX[2]
+    mixed ^= mixed >> _SHIFT
+    short = heads | (lengths.astype(np.uint64) << _LENGTH_SHIFT)
+    return np.where(lengths <= _SHORT, short, mixed | _LONG)
+
+
+def _same_words(a: Words, a_ends: tuple[np.ndarray, ...], a_index: np.ndarray, b: Words,
+                b_ends: tuple[np.ndarray, ...], b_index: np.ndarray) -> np.ndarray:
+    """Per pair ``i``, whether word ``a_index[i]`` of ``a`` and word ``b_index[i]`` of ``b`` are
+    the same bytes: length and ends compared, and every byte of words longer than 16."""
+    (a_lengths, a_heads, a_tails), (b_lengths, b_heads, b_tails) = a_ends, b_ends
+    lengths = a_lengths[a_index]
+    same = ((lengths == b_lengths[b_index]) & (a_heads[a_index] == b_heads[b_index])
+            & (a_tails[a_index] == b_tails[b_index]))
+    long = np.flatnonzero(same & (lengths > _EXACT_ENDS))
+    if len(long):
+        lengths = lengths[long]
+        firsts = np.cumsum(lengths) - lengths
+        ramp = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(firsts, lengths)
+        a_bytes = np.frombuffer(a.data, np.uint8)[
+            np.repeat(a.bounds[a_index[long]], lengths) + ramp]
+        b_bytes = np.frombuffer(b.data, np.uint8)[
+            np.repeat(b.bounds[b_index[long]], lengths) + ramp]
+        same[long] = np.logical_and.reduceat(a_bytes == b_bytes, firsts)
+    return same
+
+
+class _KeyClash(Exception):
+    """Two different words of a chunk's references share a key (``_KeyVocabulary``)."""
+
+
+class _KeyVocabulary:
+    """The words of a chunk's references and their ids from numbers, with no Python object per
+    word and no library to load: every word gets a uint64 key (``_word_keys``: a short word's
+    own bytes, a long word's length and ends mixed), the distinct keys are ordered by their
+    bucket (the top bits of the key times an odd number, four buckets per key), and another
+    text's words are looked up in their bucket. A word's id is its key's place. A long word
+    found by its key is confirmed byte for byte (``_same_words``), so the ids are exact: a
+    hypothesis word whose key belongs to another word is unknown (-1); two reference words
+    sharing a key raise ``_KeyClash`` (the chunk then takes a ``_DictVocabulary``)."""
+
+    def __init__(self, tokens: Words) -> None:
+        self._tokens, self._ends = tokens, tokens.ends()
+        keys = _word_keys(self._ends)
+        order = np.argsort(keys)
+        ordered = keys[order]
+        first = np.ones(len(keys), bool)
+        np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+        distinct, words = ordered[first], order[first]  # a word of each key
+        long = np.flatnonzero(first & (ordered >= _LONG))
+        if len(long) < np.count_nonzero(ordered >= _LONG):  # a long key held twice: same words?
+            rank = np.cumsum(first) - 1
+            held = np.flatnonzero(ordered >= _LONG)
+            if not _same_words(tokens, self._ends, order[held], tokens, self._ends,
+                               words[rank[held]]).all():
+                raise _KeyClash
+        bits = max(len(distinct), 1).bit_length() + 2
+        self._shift = np.uint64(64 - bits)
+        buckets = self._bucket(distinct)
+        by_bucket = np.argsort(buckets, kind="stable")
+        self._keys, self._words = distinct[by_bucket], words[by_bucket]
+        self._starts = np.searchsorted(buckets[by_bucket], np.arange((1 << bits) + 1))
+        rank_of_key = np.empty(len(distinct), np.int64)
+        rank_of_key[by_bucket] = np.arange(len(distinct))
+        ids = np.empty(len(keys), np.int64)
+        ids[order] = rank_of_key[np.cumsum(first) - 1]
+        self.ids = ids.astype(np.int32)
+        self.size = len(distinct)
+
+    def _bucket(self, keys: np.ndarray) -> np.ndarray:
+        return ((keys * _MIX[2]) >> self._shift).astype(np.int64)
+
+    def lookup(self, tokens: Words) -> np.ndarray:
+        """Ids of other words (a hypothesis's) in this vocabulary; -1 for an unknown word."""
+        if not self.size:
+            return np.full(len(tokens), -1, np.int64)
+        ends = tokens.ends()
+        keys = _word_keys(ends)
+        bucket = self._bucket(keys)
+        places, stops = self._starts[bucket], self._starts[bucket + 1]
+        hit = (places < stops) & (self._keys[np.minimum(places, self.size - 1)] == keys)
+        ids = np.where(hit, places, -1)
+        pending = np.flatnonzero(~hit & (places + 1 < stops))  # a bucket shared: look on
+        places, stops = places[pending] + 1, stops[pending]
+        while len(pending):
+            hit = self._keys[places] == keys[pending]
+            ids[pending[hit]] = places[hit]
+            on = ~hit & (places + 1 < stops)
+            pending, places, stops = pending[on], places[on] + 1, stops[on]
+        long = np.flatnonzero((ids >= 0) & (keys >= _LONG))
+        same = _same_words(tokens, ends, long, self._tokens, self._ends,
+                           self._words[ids[long]])
+        ids[long[~same]] = -1
+        return ids
+
+
+def _vocabulary(tokens: Words, arrow: bool) -> _KeyVocabulary | _ArrowVocabulary | _DictVocabulary:
+    """A chunk's reference words and their ids: Arrow's where it is loaded (``arrow_pays``),
+    else exact numeric keys (a Python dict in the rare chunk where two words share one)."""
+    if arrow:
+        return _ArrowVocabulary(tokens)
+    try:
+        return _KeyVocabulary(tokens)
+    except _KeyClash:
+        return _DictVocabulary(tokens)
 
 
 class _ArrowVocabulary:
@@ -215,7 +342,7 @@ class _ChunkRefs:
     n_streams: int
     tokens: np.ndarray  # int32 word ids, lines in segment-major order (segment s, stream k)
     offsets: np.ndarray  # line offsets into ``tokens``
-    vocabulary: _DictVocabulary | _ArrowVocabulary  # the chunk's words and their ids
+    vocabulary: _KeyVocabulary | _ArrowVocabulary | _DictVocabulary  # words and their ids
     key_base: int  # V of the n-gram keys: every word id is below it (at least 1)
     ref_lens: np.ndarray  # (segments, references); -1 where a reference is missing (None)
 
@@ -227,7 +354,7 @@ def _encode_chunk(references: References, present: np.ndarray, options: BLEUOpti
                for stream in references]
     lines = [line for segment in zip(*streams, strict=True) for line in segment]
     tokens = words(lines, options)
-    vocabulary = _ArrowVocabulary(tokens) if arrow else _DictVocabulary(tokens)
+    vocabulary = _vocabulary(tokens, arrow)
     ref_lens = np.diff(tokens.offsets).reshape(stop - start, len(references))
     return _ChunkRefs(start, stop, len(references), vocabulary.ids, tokens.offsets, vocabulary,
                       max(vocabulary.size, 1), np.where(present, ref_lens, -1))
@@ -317,14 +444,13 @@ class _Layout:
 
     @classmethod
     def of(cls, references: References, chunk_segments: int) -> _Layout:
-        """Check the references and cut them; with Arrow, a corpus of a few chunks is cut into
-        one chunk per thread, for all threads."""
+        """Check the references and cut them; a corpus of a few chunks is cut into one chunk
+        per thread, for all threads (at least ``MIN_THREAD_CHUNK`` segments each)."""
         n_segments = check_references(references, None)
         present = reference_presence(references, n_segments)
         arrow = arrow_pays(n_segments * len(references))
-        if arrow:
-            per_thread = -(-n_segments // thread_count())
-            chunk_segments = min(chunk_segments, max(MIN_THREAD_CHUNK, per_thread))
+        per_thread = -(-n_segments // thread_count())
+        chunk_segments = min(chunk_segments, max(MIN_THREAD_CHUNK, per_thread))
         return cls(n_segments, present, references_per_segment(present), arrow, chunk_segments)
 
     def starts(self) -> range:

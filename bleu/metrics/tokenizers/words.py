@@ -60,6 +60,9 @@ def ascii_class_table() -> np.ndarray:
     return table
 
 
+_ALL_BITS = np.uint64(0xFFFF_FFFF_FFFF_FFFF)
+
+
 @dataclass(frozen=True)
 class Words:
     """All words of some lines: word k is ``data[bounds[k]:bounds[k + 1]]`` (UTF-8, or
@@ -96,6 +99,22 @@ class Words:
     def strings(self) -> list[str]:
         """Each word as a Python string (for display; the engine never needs them)."""
         return [word.decode("utf-8", "surrogatepass") for word in self.to_list()]
+
+    def ends(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per word: its length in bytes, its first 8 bytes and its last 8 bytes, each read as
+        one little-endian uint64 (bytes past the word's end are zero; the last 8 only for a
+        word longer than 8 bytes, else 0). The three name a word of up to 16 bytes exactly."""
+        start, stop = self.bounds[:-1], self.bounds[1:]
+        lengths = stop - start
+        padded = np.zeros(len(self.data) + 8, np.uint8)
+        padded[: len(self.data)] = np.frombuffer(self.data, np.uint8)
+        # every 8-byte window of the text, one per byte: a word's ends are two of them
+        windows = np.ndarray((len(self.data) + 1,), np.dtype("<u8"), padded, 0, (1,))
+        short = np.minimum(lengths, 7).astype(np.uint64) * np.uint64(8)
+        masks = np.where(lengths >= 8, _ALL_BITS, (np.uint64(1) << short) - np.uint64(1))
+        heads = windows[start] & masks
+        tails = np.where(lengths > 8, windows[np.maximum(stop - 8, 0)], np.uint64(0))
+        return lengths, heads, tails
 
     def to_arrow(self) -> Any:
         """The words as one Arrow ``large_binary`` array, zero-copy (binary, not string: text
