@@ -17,7 +17,6 @@ from typing import Any
 
 import altair as alt
 import pandas as pd
-import streamlit as st
 
 from bleu.charts.locale import localized, localized_spec
 from bleu.charts.text import visible_text
@@ -88,7 +87,7 @@ def _blank_null_legend_title(spec: dict[str, Any]) -> None:
         legend["title"] = " "
 
 
-@st.cache_resource(max_entries=KEPT, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.shared(max_entries=KEPT)
 def _spec(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], lang: str,
           _builder: Callable[..., alt.TopLevelMixin]) -> dict[str, Any]:
     """The spec of ``name``'s chart of ``args`` and ``kwargs`` in language ``lang`` (builders
@@ -109,7 +108,7 @@ def show(where: Any, builder: Callable[..., alt.TopLevelMixin], *args: Any,
     return where.vega_lite_chart(spec=spec, **options)
 
 
-@st.cache_resource(max_entries=KEPT, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.shared(max_entries=KEPT)
 def _layout(name: str, params: tuple[Any, ...], columns: tuple[tuple[str, str], ...], lang: str,
             _layout: Callable[..., alt.TopLevelMixin],
             _empty: pd.DataFrame) -> tuple[dict[str, Any], str | None]:
