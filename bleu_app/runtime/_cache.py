@@ -223,6 +223,24 @@ def cache(name: str) -> BoundedCache:
     return _caches()[name]
 
 
+def _keyed(func: Callable[..., Any], max_entries: int,
+           make: Callable[..., Any]) -> Callable[..., Any]:
+    """``make(*args, **kwargs)`` kept in the ``shared`` cache under ``func``'s name and the
+    content of its arguments (those named with a leading underscore left out)."""
+    name = f"{func.__module__}.{func.__qualname__}"
+    signature = inspect.signature(func)
+
+    def cached(*args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        key = name, content_key(tuple((argument, value) for argument, value
+                                      in bound.arguments.items()
+                                      if not argument.startswith("_")))
+        return cache("shared").compute(key, lambda: make(*args, **kwargs), group=name,
+                                       group_entries=max_entries)
+    return cached
+
+
 def shared(max_entries: int) -> Callable[[Callable[..., T]], Callable[..., T]]:
     """A decorator: the function's results cached by the content of its arguments
     (``content_key``; arguments named with a leading underscore are not part of the key),
@@ -231,19 +249,22 @@ def shared(max_entries: int) -> Callable[[Callable[..., T]], Callable[..., T]]:
     shared result must never be changed by its users: frozen dataclasses, read-only arrays,
     tables handed on as ``copy(deep=False)`` (pandas copies on write)."""
     def decorate(func: Callable[..., T]) -> Callable[..., T]:
-        name = f"{func.__module__}.{func.__qualname__}"
-        signature = inspect.signature(func)
+        return functools.wraps(func)(_keyed(func, max_entries, func))
+    return decorate
+
+
+def data(max_entries: int) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """``shared`` for results that their users may change (tables, specs): kept pickled, so
+    each entry costs its pickle's bytes, and every call gets its own copy, as ``st.cache_data``
+    gives it (which bounds the entries only)."""
+    def decorate(func: Callable[..., T]) -> Callable[..., T]:
+        pickled = _keyed(func, max_entries, lambda *args, **kwargs: pickle.dumps(
+            func(*args, **kwargs), pickle.HIGHEST_PROTOCOL))
 
         @functools.wraps(func)
-        def cached(*args: Any, **kwargs: Any) -> T:
-            bound = signature.bind(*args, **kwargs)
-            bound.apply_defaults()
-            key = name, content_key(tuple((argument, value) for argument, value
-                                          in bound.arguments.items()
-                                          if not argument.startswith("_")))
-            return cache("shared").compute(key, lambda: func(*args, **kwargs), group=name,
-                                           group_entries=max_entries)
-        return cached
+        def copied(*args: Any, **kwargs: Any) -> T:
+            return pickle.loads(pickled(*args, **kwargs))
+        return copied
     return decorate
 
 

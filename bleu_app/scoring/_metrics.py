@@ -70,7 +70,7 @@ def _options_key(name: str, options: BLEUOptions) -> Hashable:
     return options.lowercase if name in ("chrF", "chrF++") else ()
 
 
-@st.cache_resource(max_entries=6, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.shared(max_entries=6)
 def _metric(name: str, options: BLEUOptions, references: tuple[TextFile, ...]) -> Metric:
     """The metric with these references prepared once (shared by the sessions); call it with
     ``_options_key``'s options only (``_prepared``)."""

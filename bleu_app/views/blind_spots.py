@@ -72,7 +72,7 @@ def _cases(code: str = DEFAULT) -> tuple[Case, ...]:
     return blind_spots.load_cases(CASES_FILE, code)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@_cache.data(max_entries=64)
 def _case_frame(key: str, tokenize: str, lowercase: bool, synonyms: bool,
                 code: str) -> pd.DataFrame:
     case = next(c for c in _cases(code) if c.key == key)
@@ -80,7 +80,7 @@ def _case_frame(key: str, tokenize: str, lowercase: bool, synonyms: bool,
                                   synonyms=_wordnet() if synonyms else None)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@_cache.data(max_entries=64)
 def _case_signatures(key: str, tokenize: str, lowercase: bool,
                      synonyms: bool) -> tuple[tuple[str, str], ...]:
     case = next(c for c in _cases() if c.key == key)
@@ -96,7 +96,7 @@ def show_signatures(signatures) -> None:
                      labels={"metric": tr("metric"), "signature": tr("signature")})
 
 
-@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.data(max_entries=16)
 def _comparability(system: TextFile, references: tuple[TextFile, ...],
                    options: BLEUOptions, lang: str) -> pd.DataFrame:
     """The output's BLEU under the other settings (the settings named in ``lang``)."""

@@ -289,7 +289,7 @@ def resample_note() -> None:
         st.info(note)
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@_cache.data(max_entries=4)
 def frequencies(data: bytes, name: str) -> dict[str, int]:
     """A word-frequency file parsed once per content (``read_frequencies``; may raise)."""
     return read_frequencies(data, name)
