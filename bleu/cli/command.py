@@ -32,6 +32,7 @@ from .inputs import (
     paired_test_asked,
     read_references,
     read_systems,
+    stream_mismatch,
 )
 from .output import (
     FORMATS,
@@ -594,15 +595,8 @@ def _streamed_single_system(args: argparse.Namespace, out: TextIO) -> None:
             [iter_segments(path, args.encoding, args.line_limit) for path in args.refs],
             bleu_options,
             names=[hyp_path, *args.refs], progress=progress, force=args.force)
-    except LengthMismatchError:
-        # Count every file to word the error exactly as for files read whole.
-        def count(path: str) -> int:
-            return sum(1 for _ in iter_segments(path, args.encoding, args.line_limit))
-
-        references = [[""] * count(path) for path in args.refs]
-        hypotheses = [""] * count(hyp_path)
-        check_lengths([(hyp_path, hypotheses)], references, args.refs)
-        raise
+    except LengthMismatchError:  # worded as for files read whole, counted in bounded time
+        raise stream_mismatch(hyp_path, args.refs, args.encoding, args.line_limit) from None
     finally:
         if progress is not None:
             print(file=sys.stderr)
@@ -652,7 +646,7 @@ def _score(args: argparse.Namespace, stdin: TextIO | None, out: TextIO) -> None:
     else:
         references, ref_names = read_references(args.refs, args.num_refs, args.encoding,
                                                  args.line_limit)
-        systems = read_systems(args, stdin)
+        systems = read_systems(args, stdin, (len(references[0]), ref_names[0]))
     _check_modes(args, len(systems))
     check_lengths(systems, references, ref_names)
     metrics = _metrics(args, references)

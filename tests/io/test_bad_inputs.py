@@ -170,9 +170,13 @@ CATALOGUE: tuple[BadInput, ...] = (
              _b(GOOD.replace("Haus ", "Haus\u2028", 1).replace("Hund ", "Hund\x85", 1)), "loaded",
              ("sep.de: 2 lines (the first: line 1) contain characters",
               "U+0085 NEXT LINE, U+2028 LINE SEPARATOR", "kept as text")),
-    BadInput("nul", "NUL bytes", "nul.de", _b("Das Haus ist klein .\nDer\x00Hund .\nGut !\n"),
-             "refused", ("nul.de contains 1 NUL byte (the first at line 2, byte offset 24)",
-                         "binary file")),
+    BadInput("nul", "A NUL byte inside a line (sacrebleu scores it)", "nul.de",
+             _b("Das Haus ist klein .\nDer\x00Hund .\nGut !\n"), "loaded",
+             ("nul.de: 1 NUL character inside a line (line 2) was kept as text, as sacrebleu "
+              "reads it.",)),
+    BadInput("mostly_nul", "A file mostly of NUL bytes", "zeros.de",
+             _raw(b"Das Haus\n" + b"\x00" * 30 + b"\n"), "refused",
+             ("zeros.de is mostly NUL bytes (30 of its 40)", "binary file")),
     BadInput("over_limit", f"A file over the upload limit ({MAX_UPLOAD_MB} MB)", "huge.de",
              over_limit, "refused", (f"huge.de is 200.1 MB; the limit is {MAX_UPLOAD_MB} MB",
                                      "Split the file")),
@@ -196,6 +200,11 @@ CATALOGUE: tuple[BadInput, ...] = (
     BadInput("jsonl_not_object", "JSONL: a line that is not an object", "list.jsonl",
              _b('{"hyp": "a"}\n["b"]\n{"hyp": "c"}\n'), "refused",
              ("list.jsonl line 2 holds a JSON array, not an object",), options={"field": "hyp"}),
+    BadInput("jsonl_lone_surrogate", "JSONL: a lone surrogate escape (\\ud800)", "lone.jsonl",
+             _b('{"hyp": "Das Haus ist klein ."}\n{"hyp": "Der \\ud800 Hund ."}\n'
+                '{"hyp": "Guten Morgen !"}\n'), "loaded",
+             ("lone.jsonl: 1 lone surrogate escape (such as \\ud800, which is no character; the "
+              "first on line 2) was read as U+FFFD",), options={"field": "hyp"}),
     BadInput("jsonl_missing_field", "JSONL: a record without the field", "field.jsonl",
              _b('{"hyp": "a"}\n{"mt": "b"}\n{"hyp": "c"}\n'), "refused",
              ("field.jsonl line 2 has no field 'hyp' (its fields: 'mt')",),
@@ -253,7 +262,14 @@ COMMAND_LINE: tuple[CommandLineInput, ...] = (
     # (tests/cli/test_stdin.py feeds an endless stream under a memory limit)
     CommandLineInput("stdin_nul", "NUL bytes on stdin (5 GB of them)",
                      "head -c 5000000000 /dev/zero | bleu-explorer ref.de", ("ref.de",),
-                     b"\x00" * 2**21, ("stdin, line 1: a NUL byte", _BINARY)),
+                     b"\x00" * 2**21, ("stdin, line 1: mostly NUL bytes", _BINARY)),
+    # 3 MB stand for the 3 GB: reading stops at the reference's line count either way
+    # (tests/cli/test_stdin.py feeds an endless stream under a memory limit)
+    CommandLineInput("stdin_longer", "More lines on stdin than the reference has (3 GB of "
+                     "valid lines)", "yes 'ein Satz' | head -c 3000000000 | bleu-explorer ref.de",
+                     ("ref.de",), b"ein Satz\n" * 350_000,
+                     ("ref.de has 3 lines, but stdin has more",
+                      "each reference needs one line per line of system output")),
     CommandLineInput("stdin_no_newline", "Text without a newline on stdin (2 GB)",
                      "head -c 2000000000 /dev/zero | tr '\\0' a | bleu-explorer ref.de",
                      ("ref.de",), b"a" * 2**21,
@@ -261,7 +277,7 @@ COMMAND_LINE: tuple[CommandLineInput, ...] = (
                       "(--line-limit)", _BINARY)),
     CommandLineInput("file_nul", "A reference file of NUL bytes",
                      "bleu-explorer /dev/zero -i hyp.de", ("/dev/zero", "-i", "hyp.de"), b"",
-                     ("/dev/zero, line 1: a NUL byte", _BINARY)),
+                     ("/dev/zero, line 1: mostly NUL bytes", _BINARY)),
     CommandLineInput("stdin_latin1", "Latin-1 on stdin (not UTF-8)",
                      "iconv -t latin1 hyp.de | bleu-explorer ref.de", ("ref.de",),
                      GOOD.replace("Welt", "Grüß Gott").encode("latin-1"),
@@ -280,6 +296,12 @@ COMMAND_LINE: tuple[CommandLineInput, ...] = (
                      ("ref.de", "-i", "hyp.de", "--scores", "comet.tsv"), b"",
                      ("comet.tsv: scores segment 4", "for another test set"),
                      (("comet.tsv", (_SCORES + "hyp\t4\t0.5\n").encode()),)),
+    CommandLineInput("scores_far_longer", "A segment-score file for a much larger test set "
+                     "(300 MB)", "bleu-explorer ref.de -i hyp.de --scores comet.tsv",
+                     ("ref.de", "-i", "hyp.de", "--scores", "comet.tsv"), b"",
+                     ("comet.tsv: more than 3,136 lines", "for another test set"),
+                     (("comet.tsv", ("system\tseg_id\tCOMET\n" + "".join(
+                         f"hyp\t{k}\t0.5\n" for k in range(1, 4001))).encode()),)),
     CommandLineInput("scores_word", "A segment-score file with a word for a score",
                      "bleu-explorer ref.de -i hyp.de --scores comet.tsv",
                      ("ref.de", "-i", "hyp.de", "--scores", "comet.tsv"), b"",
