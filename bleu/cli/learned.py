@@ -21,6 +21,7 @@ from ..explore.learned_metrics import metric_label, plan_text, progress_text
 from ..i18n import tr
 from ..metrics.learned import Plan, Progress, ProgressCallback, Scorer, score
 from ..metrics.learned.background import FallbackScoreCache
+from ..number_rule import COUNT
 from ..workspace.config import database_location
 from ..workspace.score_cache import score_cache
 from .inputs import CommandLineError, paired_test_asked, read_segments
@@ -150,8 +151,8 @@ def learned_metrics(args: argparse.Namespace, systems: Sequence[tuple[str, Seque
                               "cache, and the next run starts from there.").format(label=label))
             raise SystemExit(INTERRUPTED) from None
         logger.info(tr("{label}: {computed} segments computed, {cached} taken from the "
-                       "cache.").format(label=label, computed=result.computed,
-                                        cached=result.cached))
+                       "cache.").format(label=label, computed=COUNT.text(result.computed),
+                                        cached=COUNT.text(result.cached)))
         found.append(matched_metric(result.to_segment_scores(label), names, {}, n_segments))
         if paired_test_asked(args):
             check_pairs(found[-1], names)

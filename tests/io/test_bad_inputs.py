@@ -201,8 +201,8 @@ CATALOGUE: tuple[BadInput, ...] = (
              _b('{"hyp": "a"}\n["b"]\n{"hyp": "c"}\n'), "refused",
              ("list.jsonl line 2 holds a JSON array, not an object",), options={"field": "hyp"}),
     BadInput("jsonl_lone_surrogate", "JSONL: a lone surrogate escape (\\ud800)", "lone.jsonl",
-             _b('{"hyp": "Das Haus ist klein ."}\n{"hyp": "Der \\ud800 Hund ."}\n'
-                '{"hyp": "Guten Morgen !"}\n'), "loaded",
+             _b('{"hyp": "Das Haus ist sehr klein ."}\n{"hyp": "Der \\ud800 Hund bellt ."}\n'
+                '{"hyp": "Guten Morgen , Welt !"}\n'), "loaded",
              ("lone.jsonl: 1 lone surrogate escape (such as \\ud800, which is no character; the "
               "first on line 2) was read as U+FFFD",), options={"field": "hyp"}),
     BadInput("jsonl_missing_field", "JSONL: a record without the field", "field.jsonl",
