@@ -30,8 +30,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from bleu.evaluation.results import MetricResults
 from bleu.evaluation.scores import MetricScores
-from bleu.explore.dashboard import MetricResults
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.metrics.segment.scores import SegmentScores
