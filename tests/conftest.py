@@ -258,8 +258,12 @@ def page_errors_raised() -> Iterator[None]:
     """A page that fails shows the visitor one sentence (bleu_app/app.py); in the tests (and the
     servers they start) it raises instead, so that ``at.exception`` and the browser's exception
     box still show every bug. tests/app/test_page_net.py checks the sentence itself."""
+    from streamlit import config
+
     saved = os.environ.get(RAISE_VARIABLE)
     os.environ[RAISE_VARIABLE] = "1"
+    # AppTest's exceptions in full (the served app shows none: client.showErrorDetails)
+    config.set_option("client.showErrorDetails", "full")
     yield
     if saved is None:
         os.environ.pop(RAISE_VARIABLE, None)

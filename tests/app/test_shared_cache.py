@@ -21,7 +21,6 @@ from bleu.evaluation import registry  # noqa: E402 -- after the path
 from bleu.evaluation.scores import from_stats  # noqa: E402
 from bleu.io.dataset import assemble  # noqa: E402
 from bleu.io.model import TextFile  # noqa: E402
-from bleu.metrics.bleu.score import BLEUOptions  # noqa: E402
 from bleu_app.runtime import _cache  # noqa: E402
 
 HYPS = {"A": ("the cat sat on the mat", "a dog ran"), "B": ("the cat", "the dog ran away")}
@@ -76,6 +75,7 @@ def two_sessions_change_their_tables() -> None:
 
     from bleu.io.dataset import assemble
     from bleu.io.model import TextFile
+    from bleu.metrics.bleu.score import BLEUOptions
     from bleu_app.widgets import _explore
 
     data = assemble([TextFile("A", ("the cat sat on the mat", "a dog ran")),
