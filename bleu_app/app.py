@@ -6,6 +6,9 @@ to the core, charts out; shared glue in ``session/``, ``scoring/``, ``widgets/``
 line to ``PAGES`` below, e.g. ``("sentences", "Sentences", "notes"),``.
 """
 
+import logging
+import os
+
 import streamlit as st
 
 from bleu.i18n import N_, set_language, tr
@@ -18,6 +21,14 @@ from bleu_app.widgets import _sidebar
 
 # A local icon: a Material icon here would be fetched from Google's font server (no network).
 ICON = HERE / "assets" / "page_icon.png"
+#: what a visitor reads where a page fails (Streamlit's own error box, used for what fails
+#: outside a page, shows no details either: client.showErrorDetails = "none")
+PAGE_FAILED = N_("Something went wrong on this page, and the rest of it could not be drawn. "
+                 "Reload the page, or load your data again; if it happens again, tell whoever "
+                 "runs this server (the details are in its log). Your loaded data is kept.")
+LOG = logging.getLogger("bleu_app")
+#: set to 1, a failing page raises (the tests set it, so that every bug shows as itself)
+RAISE_VARIABLE = "BLEU_EXPLORER_RAISE_ERRORS"
 
 
 #: every page in the sidebar's order (the first is the default): script, title (English; shown
@@ -67,7 +78,13 @@ def main() -> None:
         _session.first_steps()
     _session.show_messages()
     _url.save(navigation)  # before the page too: a page that ends early (st.stop) keeps its link
-    navigation.run()
+    try:
+        navigation.run()
+    except Exception:  # a bug: one sentence for the visitor, the details for the server's log
+        if os.environ.get(RAISE_VARIABLE) == "1":  # the tests: every bug shows as itself
+            raise
+        LOG.exception("The page %s failed", navigation.url_path or "dashboard")
+        st.error(tr(PAGE_FAILED))
     _url.save(navigation)
 
 

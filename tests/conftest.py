@@ -16,6 +16,8 @@ import pytest
 from hypothesis import strategies as st
 
 REPO = Path(__file__).resolve().parents[1]
+#: set (to 1) while tests run: a failing page raises, rather than showing its one sentence
+RAISE_VARIABLE = "BLEU_EXPLORER_RAISE_ERRORS"
 #: the first 100 segments of every real test set, in the repository (tests/data/README.md)
 REPO_DATA = REPO / "tests" / "data"
 #: the full test sets, beside the repository where CI has them (see their MANIFEST.md)
@@ -289,3 +291,22 @@ def sacrebleu_ter_once(monkeypatch: pytest.MonkeyPatch) -> None:
     from sacrebleu.metrics import ter
 
     monkeypatch.setattr(ter, "translation_edit_rate", sacrebleu_edit_rate_once)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def page_errors_raised() -> Iterator[None]:
+    """A page that fails shows the visitor one sentence (bleu_app/app.py); in the tests (and the
+    servers they start) it raises instead, so that ``at.exception`` and the browser's exception
+    box still show every bug. tests/app/test_page_net.py checks the sentence itself."""
+    from streamlit import config
+
+    saved = os.environ.get(RAISE_VARIABLE)
+    os.environ[RAISE_VARIABLE] = "1"
+    # AppTest's exceptions in full (the served app shows none: client.showErrorDetails)
+    config.set_option("client.showErrorDetails", "full")
+    yield
+    if saved is None:
+        os.environ.pop(RAISE_VARIABLE, None)
+    else:
+        os.environ[RAISE_VARIABLE] = saved
+

@@ -88,7 +88,7 @@ def _score(args: argparse.Namespace, stdin: TextIO | None, out: TextIO) -> None:
     else:
         references, ref_names = read_references(args.refs, args.num_refs, args.encoding,
                                                  args.line_limit)
-        systems = read_systems(args, stdin)
+        systems = read_systems(args, stdin, (len(references[0]), ref_names[0]))
     check_modes(args, len(systems))
     check_lengths(systems, references, ref_names)
     from ..evaluation import Evaluation

@@ -2,7 +2,10 @@
 
 Errors name the file (or stdin) and line; a flag combination that cannot work is a
 ``CommandLineError``. Everything is read as a stream (``streams``): binary input and lines over
-the line limit are refused as soon as they show.
+the line limit are refused as soon as they show, and a stream stops being read as soon as its
+line count cannot match: the references are read first, and a system output (stdin, ``-i``),
+a further reference or a ``--scores`` file is read no further than the test set can use (3 GB
+on stdin against a 50-line reference: refused after its first block).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from typing import BinaryIO, TextIO
 
 from ..errors import InputError, LengthMismatchError, ReadError
 from ..i18n import tr
-from .streams import MAX_LINE_CHARS, iter_line_blocks
+from .streams import MAX_LINE_CHARS, TooManyLinesError, iter_line_blocks
 
 logger = logging.getLogger("bleu.cli")
 
@@ -32,12 +35,24 @@ def _open_binary(path: str) -> BinaryIO:
     return open(path, "rb")
 
 
+#: score lines a ``--scores`` file may hold per segment of the test set: a row per system and
+#: rater and error (an MQM table), or several lines per system (comet-score's JSON), for up to
+#: 128 systems; a file with more is for another test set, and is not read any further
+SCORE_LINES_PER_SEGMENT = 1024
+
+
+def score_file_lines(n_segments: int) -> int:
+    """The most lines a ``--scores`` file for a test set of ``n_segments`` can need."""
+    return SCORE_LINES_PER_SEGMENT * n_segments + 64
+
+
 def _file_blocks(path: str, encoding: str, limit: int, universal: bool = False,
-                 ) -> Iterator[list[str]]:
+                 max_lines: int | None = None) -> Iterator[list[str]]:
     """A file's lines a block at a time (``streams``), its errors worded for the command line."""
     try:
         with _open_binary(path) as handle:
-            yield from iter_line_blocks(handle, path, encoding, universal=universal, limit=limit)
+            yield from iter_line_blocks(handle, path, encoding, universal=universal, limit=limit,
+                                        max_lines=max_lines)
     except FileNotFoundError:
         raise ReadError(tr("{path}: no such file.").format(path=path)) from None
     except LookupError:
@@ -49,29 +64,51 @@ def _file_blocks(path: str, encoding: str, limit: int, universal: bool = False,
 
 
 def iter_segments(path: str, encoding: str = "utf-8", limit: int = MAX_LINE_CHARS,
-                  ) -> Iterator[str]:
+                  max_lines: int | None = None) -> Iterator[str]:
     """The segments of a file, one per line, as sacrebleu reads them, one at a time.
 
     Lines are split on '\\n' only and lose their trailing whitespace (so a '\\r' of CRLF goes);
     a final newline does not start another segment. Read in blocks (``streams``), each block's
     lines stripped by ``map`` (a third of the time of a Python loop over lines); binary data and
-    lines over ``limit`` characters are refused as soon as they are read.
+    lines over ``limit`` characters are refused as soon as they are read, and so is a file of
+    more than ``max_lines`` lines (``TooManyLinesError``).
     """
-    for block in _file_blocks(path, encoding, limit):
+    for block in _file_blocks(path, encoding, limit, max_lines=max_lines):
         yield from map(str.rstrip, block)
 
 
-def read_text(path: str, encoding: str = "utf-8", limit: int = MAX_LINE_CHARS) -> str:
+def read_text(path: str, encoding: str = "utf-8", limit: int = MAX_LINE_CHARS,
+              n_segments: int | None = None) -> str:
     """A whole file as text, its lines kept as they are (a TSV's empty last field stays) and
-    ended by '\\n' (any line ending), refused as ``iter_segments`` refuses binary data."""
-    text = "".join(line + "\n" for block in _file_blocks(path, encoding, limit, True)
-                   for line in block)
+    ended by '\\n' (any line ending), refused as ``iter_segments`` refuses binary data; with
+    ``n_segments`` (a ``--scores`` file for that test set), refused once it holds more lines
+    than such a file can (``score_file_lines``), read no further."""
+    most = None if n_segments is None else score_file_lines(n_segments)
+    try:
+        text = "".join(line + "\n" for block in _file_blocks(path, encoding, limit, True, most)
+                       for line in block)
+    except TooManyLinesError:
+        raise ReadError(tr(
+            "{path}: more than {lines} lines, more than a score file for {segments} segments "
+            "can hold ({per} lines a segment): the file is for another test set.").format(
+            path=path, lines=f"{most:,}", segments=f"{n_segments:,}",
+            per=f"{SCORE_LINES_PER_SEGMENT:,}")) from None
     return text.removeprefix("\ufeff")
 
 
-def read_segments(path: str, encoding: str = "utf-8", limit: int = MAX_LINE_CHARS) -> list[str]:
+def read_segments(path: str, encoding: str = "utf-8", limit: int = MAX_LINE_CHARS,
+                  max_lines: int | None = None) -> list[str]:
     """All segments of a file (see ``iter_segments``)."""
-    return list(iter_segments(path, encoding, limit))
+    return list(iter_segments(path, encoding, limit, max_lines))
+
+
+def longer_than(name: str, expected: int, reference: str) -> LengthMismatchError:
+    """The refusal of a stream found to have more lines than ``reference``'s ``expected``,
+    worded as ``check_lengths`` words a mismatch (reading stopped there)."""
+    return LengthMismatchError(tr(
+        "{reference} has {expected} lines, but {name} has more; each reference needs one line "
+        "per line of system output.").format(reference=reference, expected=f"{expected:,}",
+                                             name=name))
 
 
 def check_stdin(stdin: TextIO | None) -> None:
@@ -88,12 +125,13 @@ def check_stdin(stdin: TextIO | None) -> None:
 
 
 def read_stdin_systems(stream: TextIO, encoding: str, limit: int = MAX_LINE_CHARS,
-                       ) -> list[list[str]]:
+                       max_lines: int | None = None) -> list[list[str]]:
     """Systems from stdin, as sacrebleu reads them: one column per system, tab-separated.
 
     Any line ending (\\n, \\r\\n, \\r) ends a line; every line needs the first line's number of
     fields. Lines lose their trailing whitespace, and so do the fields of every line but the
-    first (as in sacrebleu). Read in blocks (``streams``): binary data is refused at once.
+    first (as in sacrebleu). Read in blocks (``streams``): binary data is refused at once, and
+    more than ``max_lines`` lines (``TooManyLinesError``) as soon as they are read.
     """
     check_stdin(stream)
     columns: list[list[str]] = []
@@ -101,7 +139,7 @@ def read_stdin_systems(stream: TextIO, encoding: str, limit: int = MAX_LINE_CHAR
     read = 0  # lines read before the block
     try:
         for block in iter_line_blocks(stream.buffer, "stdin", encoding, universal=True,
-                                      limit=limit):
+                                      limit=limit, max_lines=max_lines):
             if not columns:
                 first = block[0].rstrip().split("\t")
                 n_fields, read = len(first), 1
@@ -138,7 +176,16 @@ def read_references(paths: Sequence[str], num_refs: int, encoding: str,
     if num_refs < 1:
         raise CommandLineError(f"--num-refs must be at least 1, got {num_refs}.")
     if num_refs == 1:
-        return [read_segments(path, encoding, limit) for path in paths], list(paths)
+        streams = [read_segments(paths[0], encoding, limit)]
+        for path in paths[1:]:  # read no further than the first reference's length
+            try:
+                streams.append(read_segments(path, encoding, limit, len(streams[0])))
+            except TooManyLinesError:
+                raise LengthMismatchError(tr(
+                    "{path} has more lines than {first} ({count}); every reference needs one "
+                    "line per segment.").format(path=path, first=paths[0],
+                                               count=f"{len(streams[0]):,}")) from None
+        return streams, list(paths)
     if len(paths) > 1:
         raise CommandLineError("--num-refs splits a single reference file on tabs; "
                                f"{len(paths)} reference files were given.")
@@ -154,10 +201,16 @@ def read_references(paths: Sequence[str], num_refs: int, encoding: str,
 
 
 def read_systems(args: argparse.Namespace, stdin: TextIO | None,
-                 ) -> list[tuple[str, list[str]]]:
-    """The systems to score, named as sacrebleu names them (file name, or ``System k``)."""
+                 expected: tuple[int, str] | None = None) -> list[tuple[str, list[str]]]:
+    """The systems to score, named as sacrebleu names them (file name, or ``System k``); with
+    ``expected`` (the references' lines and the first reference's name), a system is read no
+    further than that many lines: one more is refused at once."""
+    most, reference = expected if expected is not None else (None, "")
     if args.input is None:
-        columns = read_stdin_systems(stdin, args.encoding, args.line_limit)
+        try:
+            columns = read_stdin_systems(stdin, args.encoding, args.line_limit, most)
+        except TooManyLinesError:  # raised only where ``most`` is a number
+            raise longer_than("stdin", most or 0, reference) from None
         return [(f"System {k + 1}", column) for k, column in enumerate(columns)]
     if not args.input:
         raise CommandLineError("-i/--input needs at least one file.")
@@ -168,8 +221,30 @@ def read_systems(args: argparse.Namespace, stdin: TextIO | None,
                 logger.info("Ignoring %r as it was also given as the baseline.", path)
                 continue
             raise CommandLineError(f"{path!r} is given twice with -i; give each system once.")
-        systems.append((path, read_segments(path, args.encoding, args.line_limit)))
+        try:
+            systems.append((path, read_segments(path, args.encoding, args.line_limit, most)))
+        except TooManyLinesError:
+            raise longer_than(path, most or 0, reference) from None
     return systems
+
+
+def stream_mismatch(hypotheses: str, references: Sequence[str], encoding: str,
+                    limit: int) -> LengthMismatchError:
+    """The refusal of a system file and references of different lengths, found while they were
+    scored together: each file counted (the system no further than the longest reference
+    allows), worded as ``check_lengths`` words it."""
+    counts = [sum(1 for _ in iter_segments(path, encoding, limit)) for path in references]
+    try:
+        found = sum(1 for _ in iter_segments(hypotheses, encoding, limit, max(counts)))
+    except TooManyLinesError:
+        return longer_than(hypotheses, counts[0], references[0])
+    for path, count in zip(references, counts, strict=True):
+        if count != found:
+            return LengthMismatchError(
+                f"{path} has {count} lines, but {hypotheses} has {found}; each reference needs "
+                "one line per line of system output.")
+    return LengthMismatchError(tr("{path} and its references differ in length.").format(
+        path=hypotheses))
 
 
 def check_lengths(systems: Sequence[tuple[str, Sequence[str]]],

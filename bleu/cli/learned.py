@@ -22,6 +22,7 @@ from ..i18n import tr
 from ..metrics.learned import Plan, Progress, ProgressCallback, Scorer, score
 from ..metrics.learned.background import FallbackScoreCache
 from ..metrics.learned.describe import metric_label, plan_text, progress_text
+from ..number_rule import COUNT
 from ..workspace.config import database_location
 from ..workspace.score_cache import score_cache
 from .inputs import CommandLineError, paired_test_asked, read_segments
@@ -148,8 +149,8 @@ def add_learned_metrics(evaluation: Evaluation, args: argparse.Namespace,
                               "cache, and the next run starts from there.").format(label=label))
             raise SystemExit(INTERRUPTED) from None
         logger.info(tr("{label}: {computed} segments computed, {cached} taken from the "
-                       "cache.").format(label=label, computed=result.computed,
-                                        cached=result.cached))
+                       "cache.").format(label=label, computed=COUNT.text(result.computed),
+                                        cached=COUNT.text(result.cached)))
         spec = registry.by_command_name(metric)
         labels.append(evaluation.add_scores(result.to_segment_scores(label),
                                             higher_is_better=spec.higher_is_better,

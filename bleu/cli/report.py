@@ -13,7 +13,7 @@ from typing import TextIO
 
 from ..errors import LengthMismatchError, ReadError
 from ..evaluation import Evaluation, MetricScores
-from .inputs import check_lengths, iter_segments, paired_test_asked
+from .inputs import iter_segments, paired_test_asked, stream_mismatch
 from .options import bleu_options, resampling_seed, terminal_progress
 from .output import (
     Cell,
@@ -152,15 +152,8 @@ def streamed_single_system(args: argparse.Namespace, out: TextIO) -> None:
             iter_segments(hyp_path, args.encoding, args.line_limit),
             [iter_segments(path, args.encoding, args.line_limit) for path in args.refs],
             options, names=[hyp_path, *args.refs], progress=progress, force=args.force)
-    except LengthMismatchError:
-        # Count every file to word the error exactly as for files read whole.
-        def count(path: str) -> int:
-            return sum(1 for _ in iter_segments(path, args.encoding, args.line_limit))
-
-        references = [[""] * count(path) for path in args.refs]
-        hypotheses = [""] * count(hyp_path)
-        check_lengths([(hyp_path, hypotheses)], references, args.refs)
-        raise
+    except LengthMismatchError:  # worded as for files read whole, counted in bounded time
+        raise stream_mismatch(hyp_path, args.refs, args.encoding, args.line_limit) from None
     finally:
         if progress is not None:
             print(file=sys.stderr)

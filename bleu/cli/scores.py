@@ -47,7 +47,7 @@ def _lists_every_segment(text: str) -> bool:
 
 def _read(path: str, label: str | None, args: argparse.Namespace, n_segments: int,
           ) -> SegmentScores:
-    text = read_text(path, args.encoding, args.line_limit)
+    text = read_text(path, args.encoding, args.line_limit, n_segments)
     scores = parse_scores(text, path, label=label)
     if _lists_every_segment(text) and scores.n_segments < n_segments:
         raise ReadError(tr("{path}: scores {found} segments, one a line, but the test set has "

@@ -54,7 +54,7 @@ def workspace_inputs(args: argparse.Namespace, stdin: TextIO | None,
                                                  args.line_limit)
         ref_files = [TextFile(ref_name, tuple(stream))
                      for ref_name, stream in zip(ref_names, references, strict=True)]
-        systems = read_systems(args, stdin)
+        systems = read_systems(args, stdin, (len(references[0]), ref_names[0]))
     if args.save_workspace is not None:
         check_lengths(systems, references, ref_names)
         _save(store, args.save_workspace, ref_files, systems, source, language, options)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import LengthMismatchError
-from ..i18n import tr
+from ..i18n import ntr, tr
 from ..metrics.base import StatsScorer
 from ..metrics.significance import (
     DEFAULT_SAMPLES,
@@ -25,6 +25,7 @@ from ..metrics.significance import (
     paired_bootstrap_from_stats,
     paired_t_test,
 )
+from ..number_rule import LEVEL
 from .ranking import ALPHA
 
 
@@ -167,11 +168,16 @@ def disagreement(results: Sequence[PairedComparison], a: str, b: str,
     found = winners(results, alpha)
     if not found["A"] or not found["B"]:
         return None
-    return tr("The metrics disagree on the winner: {for_a} find {a} significantly better, "
-              "{for_b} find {b} significantly better (paired bootstrap, p < {alpha}). Each "
-              "metric sees different qualities: look at the segments where they differ "
-              "(Metrics & human scores, 'Where BLEU and another metric disagree').").format(
-        for_a=", ".join(found["A"]), a=a, for_b=", ".join(found["B"]), b=b, alpha=alpha)
+    def side(metrics: list[str], system: str) -> str:  # "BLEU finds", "chrF, TER find"
+        return ntr("{metrics} finds {system} significantly better",
+                   "{metrics} find {system} significantly better", len(metrics)).format(
+            metrics=", ".join(metrics), system=system)
+
+    return tr("The metrics disagree on the winner: {for_a}, {for_b} (paired bootstrap, p < "
+              "{alpha}). Each metric sees different qualities: look at the segments where they "
+              "differ (Metrics & human scores, 'Where BLEU and another metric "
+              "disagree').").format(for_a=side(found["A"], a), for_b=side(found["B"], b),
+                                    alpha=LEVEL.text(alpha))
 
 
 def check_pair(stats_a: np.ndarray, stats_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -10,6 +10,10 @@ blank line, and a character reference is never markdown or LaTeX syntax.
 Right-to-left text (Hebrew, Arabic: ``bleu.io.languages.text_direction``) gets its chips laid
 out right to left (``dir="rtl"`` on each layer's chips), so the chips run as the words do; the
 chips stay in the text's order in the markup, for copying and screen readers.
+
+A layer draws at most ``MAX_CHIPS`` chips and then says how many more there are, so the HTML
+stays bounded whatever the text (pages draw segments over ``long_text.HIGHLIGHT_CHARS`` in
+plain parts instead: 1 MiB of text made 343 MiB of HTML before).
 """
 
 from __future__ import annotations
@@ -72,9 +76,18 @@ def _hypothesis_title(gram: NgramMatch, status: str) -> str:
     return tr("{head}; not credited").format(head=head)
 
 
+#: chips one layer draws at most (a segment of ``long_text.HIGHLIGHT_CHARS`` has fewer)
+MAX_CHIPS = 2_000
+
+
 def _layer(label: str, spans: list[str], order: int, direction: str) -> str:
     """One order's chips after its label, in the text's direction (``rtl``: the first n-gram
-    at the right, as the words of Hebrew or Arabic run), each chip isolated (``dir="auto"``)."""
+    at the right, as the words of Hebrew or Arabic run), each chip isolated (``dir="auto"``);
+    past ``MAX_CHIPS``, a last chip says how many more there are."""
+    if len(spans) > MAX_CHIPS:
+        more = escape_html(tr("… {count} more n-grams").format(
+            count=COUNT.text(len(spans) - MAX_CHIPS)))
+        spans = [*spans[:MAX_CHIPS], f'<span class="ngram more">{more}</span>']
     return (f'<div class="bleu-layer n{order}" data-order="{order}">'
             f'<span class="layer-label">{escape_html(label)}</span>'
             f'<div class="ngrams" dir="{direction}">{" ".join(spans)}</div></div>')

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 
 from ..errors import UnknownOptionError
-from ..i18n import tr
-from ..number_rule import MEGABYTES
+from ..i18n import N_, ntr, tr
+from ..number_rule import COUNT, MEGABYTES
 from .model import read_error
 
 #: The upload limit in MB (1 MB = 2**20 bytes), the same as server.maxUploadSize in
@@ -22,7 +22,7 @@ MAX_UPLOAD_MB = 200
 
 _ARCHIVE = "extract the text file from it and upload that"
 _DOCUMENT = "save or export it as plain text (UTF-8, one segment per line) and upload that"
-_NOT_TEXT = "upload the plain-text file (one segment per line) instead"
+_NOT_TEXT = N_("upload the plain-text file (one segment per line) instead")
 
 #: (regular expression on the first bytes, what the file is, what to do)
 _SIGNATURES: tuple[tuple[re.Pattern[bytes], str, str], ...] = tuple(
@@ -92,8 +92,15 @@ def _line_of(data: bytes, offset: int, start: int, codec: str) -> int:
     return data.count(b"\n", start, offset) + 1
 
 
+def _mostly_nul(count: int, length: int) -> bool:
+    """Whether NUL makes up half of a file or more: binary data, not line-based text (a stray
+    NUL inside a line is text, as sacrebleu reads it)."""
+    return count * 2 >= length
+
+
 def _refuse_nul_bytes(data: bytes, name: str) -> None:
-    """NUL bytes: UTF-16 without a byte-order mark (NULs on one parity) or a binary file."""
+    """NUL bytes: UTF-16 without a byte-order mark (NULs on one parity) or a file mostly of
+    NUL (binary) are refused; a few NULs inside lines are text (``_nul_note``)."""
     n_nul = data.count(0)
     if not n_nul:
         return
@@ -103,11 +110,23 @@ def _refuse_nul_bytes(data: bytes, name: str) -> None:
         raise read_error(name, f"looks like UTF-16 text ({order}) without a byte-order mark: "
                                f"{n_nul} of its {len(data)} bytes are NUL. Save it as UTF-8 "
                                "(or as UTF-16 with a byte-order mark) and load it again.")
-    first = data.index(0)
-    line = data.count(b"\n", 0, first) + 1
-    raise read_error(name, f"contains {n_nul} NUL byte{'s' if n_nul > 1 else ''} (the first at "
-                           f"line {line}, byte offset {first}), so "
-                           f"it looks like a binary file, not text: {_NOT_TEXT}.")
+    if _mostly_nul(n_nul, len(data)):
+        raise read_error(name, tr("is mostly NUL bytes ({count} of its {size}), so it looks "
+                                  "like a binary file, not text: {todo}.").format(
+            count=COUNT.text(n_nul), size=COUNT.text(len(data)), todo=tr(_NOT_TEXT)))
+
+
+def _nul_note(text: str) -> tuple[str, ...]:
+    """A note on NUL characters kept inside lines (none where there are none)."""
+    count = text.count("\x00")
+    if not count:
+        return ()
+    line = text.count("\n", 0, text.index("\x00")) + 1
+    return (ntr("{count} NUL character inside a line (line {line}) was kept as text, as "
+                "sacrebleu reads it.",
+                "{count} NUL characters inside lines (the first on line {line}) were kept as "
+                "text, as sacrebleu reads them.", count).format(count=COUNT.text(count),
+                                                                line=COUNT.text(line)),)
 
 
 def codec_name(encoding: str) -> str:
@@ -167,11 +186,12 @@ def decode_bytes(data: bytes, name: str, *, encoding: str = "utf-8") -> Decoded:
     except (UnicodeError, ValueError) as error:  # codecs such as idna fail without a position
         raise read_error(name, f"cannot be decoded as {_describe(codec)}: {error}. Save it as "
                                "UTF-8 and load it again.") from None
-    if "\x00" in text:
+    if "\x00" in text and _mostly_nul(text.count("\x00"), len(text)):
         line = text[:text.index("\x00")].count("\n") + 1
-        raise read_error(name, f"contains NUL characters (the first on line {line}), so it "
-                               f"looks like a binary file, not text: {_NOT_TEXT}.")
+        raise read_error(name, tr("is mostly NUL characters (the first on line {line}), so it "
+                                  "looks like a binary file, not text: {todo}.").format(
+            line=COUNT.text(line), todo=tr(_NOT_TEXT)))
     if not text.strip():
         raise read_error(name, f"holds no text, only {len(data)} bytes of whitespace (or a "
                                "byte-order mark): expected one segment per line.")
-    return Decoded(text, tuple(notes))
+    return Decoded(text, (*notes, *_nul_note(text)))

@@ -3,14 +3,19 @@
 Nested objects are reached with dotted names (``translation.de``, as in Hugging Face WMT
 exports). With no field given, the only string-valued field of the first record is used; any
 other case asks the caller to choose (``jsonl_fields`` lists the candidates). Blank lines are
-skipped with a note: they hold no record.
+skipped with a note: they hold no record. JSON can write what is no character at all, a lone
+surrogate (``"\\ud800"``): such an escape is read as U+FFFD, with a note, since no text with it
+can be encoded (shown, hashed, saved).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
+from ..i18n import ntr
+from ..number_rule import COUNT
 from .decode import decode_bytes
 from .lines import blank_segments_note, normalize_newlines, split_lines
 from .model import TextFile, read_error
@@ -24,17 +29,54 @@ def _json_type(value: Any) -> str:
     return {dict: "object", list: "array", str: "string"}.get(type(value), "number")
 
 
+#: a UTF-16 surrogate on its own: what a ``\\ud800`` escape gives, which is no character
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _characters(value: Any) -> tuple[Any, int]:
+    """``value`` (read from JSON) with every lone surrogate in its strings and keys as U+FFFD,
+    and how many there were."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.subn("\ufffd", value)
+    if isinstance(value, list):
+        found = [_characters(item) for item in value]
+        return [item for item, _ in found], sum(count for _, count in found)
+    if isinstance(value, dict):
+        pairs = [(_characters(key), _characters(item)) for key, item in value.items()]
+        return ({key: item for (key, _), (item, _) in pairs},
+                sum(k + v for (_, k), (_, v) in pairs))
+    return value, 0
+
+
+def loads(line: str) -> tuple[Any, int]:
+    """``json.loads(line)`` with lone surrogates as U+FFFD (``_characters``), and their count;
+    raises what ``json.loads`` raises."""
+    value = json.loads(line)
+    return _characters(value) if "\\u" in line else (value, 0)  # only escapes give them
+
+
+def _surrogate_note(count: int, line: int) -> tuple[str, ...]:
+    if not count:
+        return ()
+    return (ntr("{count} lone surrogate escape (such as \\ud800, which is no character; the "
+                "first on line {line}) was read as U+FFFD (�).",
+                "{count} lone surrogate escapes (such as \\ud800, which are no characters; the "
+                "first on line {line}) were read as U+FFFD (�).", count).format(
+        count=COUNT.text(count), line=COUNT.text(line)),)
+
+
 def _records(data: bytes, name: str, encoding: str) -> tuple[list[tuple[int, dict[str, Any]]],
                                                              tuple[str, ...]]:
     decoded = decode_bytes(data, name, encoding=encoding)
     text, notes = normalize_newlines(decoded.text)
     records, blank = [], 0
+    surrogates, first_surrogate = 0, 0
     for number, line in enumerate(split_lines(text), 1):
         if not line.strip():
             blank += 1
             continue
         try:
-            record = json.loads(line)
+            record, replaced = loads(line)
         except json.JSONDecodeError as error:
             raise read_error(name, f"line {number} is not valid JSON: {error.msg} (column "
                                    f"{error.colno}). Each line must hold one JSON object; fix "
@@ -48,10 +90,14 @@ def _records(data: bytes, name: str, encoding: str) -> tuple[list[tuple[int, dic
             raise read_error(name, f"line {number} holds a JSON {_json_type(record)}, not an "
                                    "object: expected one object per line (JSON Lines), such as "
                                    '{"text": "..."}.')
+        if replaced and not surrogates:
+            first_surrogate = number
+        surrogates += replaced
         records.append((number, record))
     blank_note = (f"{blank:,} blank line{'s were' if blank > 1 else ' was'} skipped "
                   "(they hold no record).",) if blank else ()
-    return records, decoded.notes + notes + blank_note
+    return records, (decoded.notes + notes + blank_note
+                     + _surrogate_note(surrogates, first_surrogate))
 
 
 def _flatten(record: dict[str, Any]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import os
 import sqlite3
+import stat
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -107,10 +108,10 @@ class SQLiteBackend:
         self.description = str(path)
 
     def connect(self) -> sqlite3.Connection:
-        """Open (creating the file and its folder if needed) with WAL and the busy timeout;
-        read-only where the file exists but cannot be opened for writing."""
-        if not self.path.parent.is_dir():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        """Open (creating the file and its folder if needed, readable by their owner only)
+        with WAL and the busy timeout; read-only where the file exists but cannot be opened
+        for writing."""
+        _keep_private(self.path)
         try:
             return self._open(str(self.path), uri=False, wal=True)
         except sqlite3.OperationalError as error:
@@ -146,6 +147,46 @@ class SQLiteBackend:
             found = None if code is None else _SQLITE_PROBLEMS.get(code & 0xFF)
             return found or Problem.UNAVAILABLE
         return _os_problem(error) or Problem.UNAVAILABLE
+
+
+#: the companions SQLite writes beside a database file (WAL mode, and a rollback journal)
+_COMPANIONS = ("-wal", "-shm", "-journal")
+
+
+def _keep_private(path: Path) -> None:
+    """The database file and its folder readable by their owner only (0600, 0700): a new
+    folder and file are made so, and SQLite gives the ``-wal``, ``-shm`` and ``-journal``
+    files the database file's mode. A database this user already owns with wider modes (made
+    by an older version: 0644 in a 0755 folder, readable by every local user) is narrowed,
+    and so is the app's own default folder; a folder given elsewhere is left as it is (its
+    owner may share it on purpose). A file that cannot be changed (not ours, a read-only
+    place) is left to the read-only fallback."""
+    from .config import default_database
+
+    folder = path.parent
+    if not folder.is_dir():
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    elif folder == default_database().parent:
+        _narrow(folder)
+    try:
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        pass
+    except OSError:
+        return  # a folder that cannot be written: SQLite says why, or opens read-only
+    for file in (path, *(path.with_name(path.name + end) for end in _COMPANIONS)):
+        _narrow(file)
+
+
+def _narrow(path: Path) -> None:
+    """``path`` kept from its group and others where this user owns it (its owner's own
+    permissions stay as they are: a file made read-only stays read-only)."""
+    try:
+        found = path.stat()
+        if found.st_uid == os.getuid() and found.st_mode & 0o077:
+            path.chmod(stat.S_IMODE(found.st_mode) & 0o700)
+    except OSError:
+        pass
 
 
 def _use_wal(connection: sqlite3.Connection) -> None:

@@ -161,7 +161,8 @@ def offer_cookies(owned: frozenset[str]) -> None:
                        + [cookies.Cookie(key, None) for key in state.get(DELETED, [])])
     offered = state.get(COOKIES_OFFERED)
     if offered is None or offered[0] != wanted:
-        nonce = cookies.offer(sorted(wanted, key=lambda c: c.workspace_id))
+        nonce = cookies.offer(sorted(wanted, key=lambda c: c.workspace_id),
+                              binding=cookies.browser_binding(st.context.cookies))
         offered = state[COOKIES_OFFERED] = (wanted, cookies.script(nonce) if nonce else None)
     if offered[1]:
         st.sidebar.html(offered[1], unsafe_allow_javascript=True)

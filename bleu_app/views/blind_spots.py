@@ -37,6 +37,10 @@ from bleu_app.widgets._example_link import Field
 
 PAGE = "blind_spots"
 CASES_FILE = _session.SAMPLE_DIR / "blind_spots" / "cases.json"
+#: what the page waits for while a case is scored (the first time: every metric loads, TER
+#: compiles its search)
+FIRST_SCORING = N_("Scoring the case with BLEU, chrF, TER, ROUGE-L and METEOR; the first time "
+                   "after the server starts, each metric loads first: up to half a minute…")
 LANGUAGE_CODES = list(LANGUAGES)
 
 
@@ -62,7 +66,8 @@ def _loaded_wordnet():
 
 def _wordnet():
     """WordNet for METEOR's synonyms, loaded once per server (saying so the first time)."""
-    with st.spinner(tr("Loading WordNet 3.0 for METEOR's synonym stage (once)…")):
+    with st.spinner(tr("Loading WordNet 3.0 for METEOR's synonym stage: once after the server "
+                       "starts, up to half a minute…")):
         return _loaded_wordnet()
 
 
@@ -72,7 +77,7 @@ def _cases(code: str = DEFAULT) -> tuple[Case, ...]:
     return blind_spots.load_cases(CASES_FILE, code)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@_cache.data(max_entries=64)
 def _case_frame(key: str, tokenize: str, lowercase: bool, synonyms: bool,
                 code: str) -> pd.DataFrame:
     case = next(c for c in _cases(code) if c.key == key)
@@ -80,7 +85,7 @@ def _case_frame(key: str, tokenize: str, lowercase: bool, synonyms: bool,
                                   synonyms=_wordnet() if synonyms else None)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@_cache.data(max_entries=64)
 def _case_signatures(key: str, tokenize: str, lowercase: bool,
                      synonyms: bool) -> tuple[tuple[str, str], ...]:
     case = next(c for c in _cases() if c.key == key)
@@ -96,7 +101,7 @@ def show_signatures(signatures) -> None:
                      labels={"metric": tr("metric"), "signature": tr("signature")})
 
 
-@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.data(max_entries=16)
 def _comparability(system: TextFile, references: tuple[TextFile, ...],
                    options: BLEUOptions, lang: str) -> pd.DataFrame:
     """The output's BLEU under the other settings (the settings named in ``lang``)."""
@@ -142,8 +147,9 @@ def show_case(case: Case, opts: BLEUOptions, synonyms: bool) -> None:
     lines += [f"- *{escape_markdown(name)}*: {escape_markdown(ref)}"
               for name, ref in case.named_references()]
     st.markdown("\n".join(lines))
-    frame = _case_frame(case.key, opts.tokenize, opts.lowercase, synonyms,
-                       interface_language())
+    with st.spinner(tr(FIRST_SCORING)):
+        frame = _case_frame(case.key, opts.tokenize, opts.lowercase, synonyms,
+                           interface_language())
     metric_table(frame, "blind_scores")
     tokenizers = sorted(set(frame.tokenizer))
     if len(tokenizers) > 1:
@@ -299,10 +305,12 @@ if synonyms:
     st.caption(tr("METEOR runs all three matching stages: exact, stem, and WordNet 3.0 "
                   "synonyms (English)."))
 else:
-    st.warning(tr(  # no user text: the path is the app's own
-        "WordNet's database is not installed ({path} is missing: Debian's `wordnet-base` "
-        "package provides it). METEOR runs its exact and stem stages only, so synonyms are not "
-        "matched.").format(path=DEBIAN_WORDNET), icon=":material/warning:")
+    st.info(tr(  # no user text: the path is the app's own
+        "METEOR runs its exact and stem stages here; its synonym stage needs WordNet 3.0, which "
+        "this server does not have ({path} is missing; on Debian or Ubuntu, `sudo apt-get "
+        "install wordnet-base` adds it). So synonyms are not matched: METEOR's scores may be "
+        "lower than with them, and its signature says so. Every other metric is "
+        "complete.").format(path=DEBIAN_WORDNET), icon=":material/info:")
 
 st.header(tr("Ready-made cases"))
 cases = {case.key: case for case in _cases(interface_language())}

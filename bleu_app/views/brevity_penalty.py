@@ -67,7 +67,7 @@ def position_columns() -> dict[str, Column]:
             "system": Column(label=N_("system"))}
 
 
-@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.data(max_entries=32)
 def _whatif(system: TextFile, references: tuple[TextFile, ...], opts: BLEUOptions):
     return length_whatif(system.segments, [ref.segments for ref in references], SWEEP,
                          tokenize=opts.tokenize,
@@ -76,7 +76,7 @@ def _whatif(system: TextFile, references: tuple[TextFile, ...], opts: BLEUOption
                          effective_order=opts.effective_order)
 
 
-@st.cache_data(max_entries=32, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.data(max_entries=32)
 def _whatif_specs(system: TextFile, references: tuple[TextFile, ...],
                   opts: BLEUOptions, lang: str) -> tuple[dict, dict]:
     """The two what-if charts of a system as validated Vega-Lite specs, built once per
@@ -86,7 +86,7 @@ def _whatif_specs(system: TextFile, references: tuple[TextFile, ...],
             _charts.plain_spec(charts.whatif_precisions_chart(found)))
 
 
-@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.data(max_entries=16)
 def _buckets(data: Dataset, opts: BLEUOptions):
     return length_buckets({name: file.segments for name, file in data.systems.items()},
                           data.reference_streams, tokenize=opts.tokenize,

@@ -5,9 +5,9 @@ import pandas as pd
 import streamlit as st
 
 from bleu.display.escaping import escape_markdown
-from bleu.display.formatting import COUNT
+from bleu.display.formatting import COUNT, Column
 from bleu.errors import InputError
-from bleu.i18n import tr
+from bleu.i18n import N_, tr
 from bleu.io.languages import LanguagePair, tokenizer_choice
 from bleu_app.session import _session, _state, _workspace
 from bleu_app.widgets import _tables, _uploads
@@ -39,9 +39,11 @@ _uploads.drop_zone()
 
 data = _session.dataset()
 st.subheader(tr("Loaded now"))
+label, title = tr(data.label), data.title
 st.caption(escape_markdown(
-    tr("{label}: {title}, {refs} reference(s), {segments} segments")
-    .format(title=data.title, label=tr(data.label), refs=data.n_refs,
+    (tr("{title}, {refs} reference(s), {segments} segments") if title.startswith(data.label)
+     else tr("{label}: {title}, {refs} reference(s), {segments} segments"))
+    .format(title=title.replace(data.label, label, 1), label=label, refs=data.n_refs,
             segments=COUNT.text(data.n_segments))
     + (tr(", with source") if data.source else "")))
 st.session_state[PAIR] = str(data.language_pair)
@@ -56,12 +58,15 @@ st.caption(escape_markdown(tr("Default tokenizer for this target: {reason}")
 files = [(tr("source"), "", data.source)] if data.source is not None else []
 files += [(tr("reference"), f"ref {k + 1}", ref) for k, ref in enumerate(data.references)]
 files += [(tr("system"), name, file) for name, file in data.systems.items()]
-_tables.dataframe(pd.DataFrame([
-    {tr("Role"): role, tr("Name"): name, tr("File"): file.name,
-     tr("Segments"): len(file.segments),
-     tr("Documents"): len(set(file.doc_ids)) if file.doc_ids else None,
-     tr("Notes"): " ".join(file.notes)}
-    for role, name, file in files]), hide_index=True, key="files")
+_tables.show(pd.DataFrame([
+    {N_("Role"): role, N_("Name"): name, N_("File"): file.name,
+     N_("Segments"): len(file.segments),
+     N_("Documents"): len(set(file.doc_ids)) if file.doc_ids else None,
+     N_("Notes"): " ".join(file.notes)}
+    for role, name, file in files]),
+    {"Segments": Column(COUNT), "Documents": Column(COUNT, tr("Documents the file's document "
+                                                             "ids name (a dash: it has none)."))},
+    key="files")
 
 rows = st.number_input(tr("Segments to preview"), min_value=1, max_value=data.n_segments,
                        value=min(20, data.n_segments), key="preview_rows")

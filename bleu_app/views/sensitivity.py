@@ -1,7 +1,6 @@
 """Sensitivity: tokenizer and case, NLTK versus sacrebleu, sentence versus corpus level against
 human MQM judgments, and segmentation of text written without spaces."""
 
-from operator import attrgetter
 
 import streamlit as st
 
@@ -34,27 +33,26 @@ def _unspaced_sample() -> Dataset:
     return load_folder(ZH_DIR, ZH_LABEL)
 
 
-@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.data(max_entries=8)
 def _grid(data: Dataset, names: tuple[str, ...], smooth: str, order: int):
     return tokenizer_grid(_hyps(data, names), data.reference_streams, smooth_method=smooth,
                           max_ngram_order=order)
 
 
-@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.data(max_entries=8)
 def _crosscheck(system: TextFile, references: tuple[TextFile, ...], order: int, lang: str):
     """NLTK's numbers beside ours, and why they differ (written in ``lang``)."""
     return nltk_crosscheck(system.segments, [ref.segments for ref in references],
                            max_ngram_order=order)
 
 
-@st.cache_data(max_entries=4, show_spinner=False,
-               hash_funcs={**_cache.HASH_FUNCS, SegmentScores: attrgetter("key")})
+@_cache.data(max_entries=4)
 def _mqm(data: Dataset, scores: SegmentScores, tok: str, lowercase: bool):
     return mqm_correlation(_hyps(data), data.reference_streams, scores, tokenize=tok,
                            lowercase=lowercase)
 
 
-@st.cache_data(max_entries=8, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.data(max_entries=8)
 def _segmentation(system: TextFile, references: tuple[TextFile, ...]):
     return segmentation_compare(system.segments, [ref.segments for ref in references])
 

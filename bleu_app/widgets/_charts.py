@@ -17,7 +17,6 @@ from typing import Any
 
 import altair as alt
 import pandas as pd
-import streamlit as st
 
 from bleu.charts.locale import localized, localized_spec
 from bleu.charts.text import visible_text
@@ -88,13 +87,12 @@ def _blank_null_legend_title(spec: dict[str, Any]) -> None:
         legend["title"] = " "
 
 
-@st.cache_resource(max_entries=KEPT, show_spinner=False)
-def _spec(name: str, key: str, lang: str, _args: tuple[Any, ...], _kwargs: dict[str, Any],
+@_cache.shared(max_entries=KEPT)
+def _spec(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], lang: str,
           _builder: Callable[..., alt.TopLevelMixin]) -> dict[str, Any]:
-    """The spec of ``name``'s chart of ``_args`` and ``_kwargs`` (whose content hash is
-    ``key``, ``_cache.content_key``) in language ``lang`` (builders translate their titles,
-    and numbers take its separators); read-only: it is shared."""
-    return vega_lite(_builder(*_args, **_kwargs))
+    """The spec of ``name``'s chart of ``args`` and ``kwargs`` in language ``lang`` (builders
+    translate their titles, and numbers take its separators); read-only: it is shared."""
+    return vega_lite(_builder(*args, **kwargs))
 
 
 def show(where: Any, builder: Callable[..., alt.TopLevelMixin], *args: Any,
@@ -105,13 +103,12 @@ def show(where: Any, builder: Callable[..., alt.TopLevelMixin], *args: Any,
     ``options`` go to Streamlit (key, width, on_select...)."""
     func, bound, kwargs = (builder.func, builder.args, dict(builder.keywords)) \
         if isinstance(builder, partial) else (builder, (), {})
-    args = (*bound, *args)
-    spec = _spec(f"{func.__module__}.{func.__qualname__}", _cache.content_key((args, kwargs)),
-                 language(), _args=args, _kwargs=kwargs, _builder=func)
+    spec = _spec(f"{func.__module__}.{func.__qualname__}", (*bound, *args), kwargs, language(),
+                 _builder=func)
     return where.vega_lite_chart(spec=spec, **options)
 
 
-@st.cache_resource(max_entries=KEPT, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
+@_cache.shared(max_entries=KEPT)
 def _layout(name: str, params: tuple[Any, ...], columns: tuple[tuple[str, str], ...], lang: str,
             _layout: Callable[..., alt.TopLevelMixin],
             _empty: pd.DataFrame) -> tuple[dict[str, Any], str | None]:

@@ -17,8 +17,16 @@ import streamlit as st
 
 import bleu
 from bleu.charts import segments as charts_segments
+from bleu.display import long_text as long_text_rule
 from bleu.display.escaping import escape_markdown, show_controls
-from bleu.display.formatting import SCORE, SMALL_DELTA, NumberFormat, metric_delta, score_formats
+from bleu.display.formatting import (
+    COUNT,
+    SCORE,
+    SMALL_DELTA,
+    NumberFormat,
+    metric_delta,
+    score_formats,
+)
 from bleu.evaluation.scores import MetricScores
 from bleu.explore import compare, concordance, error_spans, highlight
 from bleu.explore.segment_edit import edit_segment
@@ -184,21 +192,71 @@ def _marked(ngram: str, explained: dict[str, Explanation]) -> str:
     return concordance.marked_html(ngram, texts)
 
 
+def long_text(label: str, text: str, key: str) -> None:
+    """``text`` of any length, bounded: a part of ``PART_CHARS`` characters at a time (a
+    picker for the others) and the whole as a download; as plain text, never Markdown."""
+    count = long_text_rule.parts(text)
+    st.markdown(tr("**{label}**: {chars} characters").format(
+        label=escape_markdown(label), chars=COUNT.text(len(text))))
+    number = 1
+    if count > 1:
+        number = st.number_input(tr("Part (of {count}, {size} characters each)").format(
+            count=COUNT.text(count), size=COUNT.text(long_text_rule.PART_CHARS)),
+            min_value=1, max_value=count, value=1, key=f"{key}_part")
+    st.text(show_controls(long_text_rule.part(text, int(number))))
+    st.download_button(tr("The whole text"), lambda: text.encode("utf-8"),
+                       f"segment-{key}.txt", "text/plain", key=f"{key}_download",
+                       on_click="ignore")
+
+
+def _long_segment(data: Dataset, names: Sequence[str], segment: int, sentence: BLEUOptions,
+                  key: str) -> None:
+    """A segment too long for its n-grams to be drawn: each text in parts, each system's
+    sentence BLEU and other metrics as computed on the whole text."""
+    texts = [data.systems[name].segments[segment - 1] for name in names]
+    texts += [ref for ref in segment_references(data, segment) if ref is not None]
+    st.info(tr("This segment is long ({chars} characters in its longest text), so its n-gram "
+               "matches are not drawn and it cannot be edited here: each text is shown in parts "
+               "and can be downloaded whole. Every score is computed on the whole text.")
+            .format(chars=COUNT.text(max(map(len, texts)))))
+    bleu_rows = _metrics.bleu_stats(data)
+    columns = st.columns(len(names))
+    for index, (column, name) in enumerate(zip(columns, names, strict=True)):
+        with column:
+            score = float(sentence_scores(bleu_rows[name][segment - 1:segment], sentence)[0])
+            st.caption(tr("Sentence BLEU {score}").format(score=SCORE.text(score)))
+            if scores := segment_metric_scores(data, name, segment):
+                st.caption(escape_markdown(scores))
+            long_text(name, data.systems[name].segments[segment - 1], f"{key}_system_{index}")
+    for index, reference in enumerate(segment_references(data, segment)):
+        if reference is not None:
+            long_text(tr("reference {k}").format(k=index + 1), reference,
+                      f"{key}_reference_{index}")
+
+
 def segment_detail(data: Dataset, a: str, b: str, segment: int, sentence: BLEUOptions,
                    key: str, mark: str | None = None) -> None:
     """Segment ``segment`` with A and B side by side, n-gram layers toggled by checkboxes;
-    ``mark``: an n-gram whose occurrences are marked in every text above the layers."""
+    ``mark``: an n-gram whose occurrences are marked in every text above the layers. A
+    segment over ``HIGHLIGHT_CHARS`` is shown in bounded parts instead (``_long_segment``)."""
     order = sentence.max_ngram_order
     st.markdown("**{}**".format(tr("Segment {segment}").format(segment=segment)))
     if data.source is not None:
         st.caption(tr("Source: {text}").format(
-            text=escape_markdown(data.source.segments[segment - 1])))
+            text=escape_markdown(long_text_rule.cut(data.source.segments[segment - 1],
+                                                    long_text_rule.PART_CHARS))))
+    names = list(dict.fromkeys((a, b)))
+    texts = [data.systems[name].segments[segment - 1] for name in names]
+    if any(long_text_rule.is_long(text)
+           for text in (*texts, *segment_references(data, segment))):
+        _long_segment(data, names, segment, sentence, key)
+        return
     toggles = st.columns(order)
     shown = [n for n in range(1, order + 1)
              if toggles[n - 1].checkbox(tr("{n}-grams").format(n=n), value=n <= 2,
                                         key=f"{key}_order_{n}")]
     st.markdown(highlight.legend_html(), unsafe_allow_html=True)
-    explained = {name: explain(data, name, segment, sentence) for name in dict.fromkeys((a, b))}
+    explained = {name: explain(data, name, segment, sentence) for name in names}
     if mark:
         st.markdown(_marked(mark, explained), unsafe_allow_html=True)
     columns = st.columns(len(explained))
@@ -259,7 +317,8 @@ def whatif(data: Dataset, names: Sequence[str], segment: int, sentence: BLEUOpti
         text_key, owner = f"{key}_edit_text", (data.key, system, segment)
         if state.get(f"{key}_edit_of") != owner:  # another segment or system: start afresh
             state[f"{key}_edit_of"], state[text_key] = owner, original
-        edited = st.text_area(tr("Hypothesis (Ctrl+Enter to apply)"), key=text_key, height=80)
+        edited = st.text_area(tr("Hypothesis (Ctrl+Enter to apply)"), key=text_key, height=80,
+                              max_chars=2 * long_text_rule.HIGHLIGHT_CHARS)
         st.button(tr("Reset to the system's output"), key=f"{key}_edit_reset", on_click=_reset_edit,
                   args=(text_key, original))
         options = _state.options()
@@ -274,7 +333,10 @@ def whatif(data: Dataset, names: Sequence[str], segment: int, sentence: BLEUOpti
                                  SMALL_DELTA),
                   help=tr("One segment of many moves the corpus score a little: the change is "
                        "shown with 4 decimals."))
-        if result.changed:
+        if result.changed and long_text_rule.is_long(edited):
+            st.caption(tr("The edited text is over {limit} characters: its n-gram matches are "
+                          "not drawn.").format(limit=COUNT.text(long_text_rule.HIGHLIGHT_CHARS)))
+        elif result.changed:
             st.markdown(highlight.segment_html(result.explanation, shown,
                                                label=f"{system} (edited)"),
                         unsafe_allow_html=True)
@@ -289,7 +351,7 @@ def resample_note() -> None:
         st.info(note)
 
 
-@st.cache_data(max_entries=4, show_spinner=False)
+@_cache.data(max_entries=4)
 def frequencies(data: bytes, name: str) -> dict[str, int]:
     """A word-frequency file parsed once per content (``read_frequencies``; may raise)."""
     return read_frequencies(data, name)

@@ -18,6 +18,7 @@ import streamlit as st
 
 from bleu.display.escaping import escape_markdown, show_controls_frame
 from bleu.display.formatting import Column, NumberFormat, display_frame
+from bleu.display.long_text import CELL_CHARS, cut
 from bleu.i18n import DEFAULT, language, tr
 
 #: the main area's width in a 1400 px window with the sidebar open (940 px measured, less the
@@ -79,11 +80,27 @@ def dataframe(frame: pd.DataFrame, formats: Mapping[str, NumberFormat] | None = 
     """``st.dataframe`` with user text shown literally: control and bidi characters in cells,
     headers and row labels made visible (a U+202E cannot disguise a name in a table). Outside
     English the number columns of ``formats`` are written by their rules (a Styler's text)."""
-    shown: Any = show_controls_frame(frame)
+    shown: Any = show_controls_frame(_cut_long_cells(frame))
     if formats and language() != DEFAULT:
         shown = shown.style.format({name: _cell(rule) for name, rule in formats.items()
                                     if name in shown.columns})
     return st.dataframe(shown, **options)
+
+
+def _cut_long_cells(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with every text cell over ``CELL_CHARS`` cut (``long_text.cut``): a table
+    never sends a browser a segment of megabytes (its CSV and its search keep the whole)."""
+    long_columns = [position for position, dtype in enumerate(frame.dtypes)
+                    if not pd.api.types.is_numeric_dtype(dtype)
+                    and any(isinstance(value, str) and len(value) > CELL_CHARS
+                            for value in frame.iloc[:, position].to_numpy())]
+    if not long_columns:
+        return frame
+    shown = frame.copy(deep=False)
+    for position in long_columns:
+        shown.isetitem(position, [cut(value) if isinstance(value, str) else value
+                                  for value in frame.iloc[:, position].to_numpy()])
+    return shown
 
 
 def text_width(texts: int, others: int, selectable: bool = False, least: int = 120) -> int:

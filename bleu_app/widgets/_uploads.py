@@ -7,9 +7,10 @@ before stays.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import streamlit as st
 
@@ -33,8 +34,11 @@ from bleu.io.staging import (
     stage_file,
     table_fields,
 )
+from bleu_app.runtime import _cache
 from bleu_app.session import _session, _state, _workspace
 from bleu_app.widgets import _drop_guard
+
+T = TypeVar("T")
 
 #: the sidebar's uploaders: widget key prefix -> the role their files have
 _UPLOADERS = {"systems": "system", "references": "reference", "source": "source"}
@@ -87,24 +91,27 @@ def upload_section() -> None:
                                  "Latin-1 (ISO-8859-1)."))
     encoding = "latin-1" if latin1 else "utf-8"
     given: list[RoleUpload] = []
-    try:
-        for key, files in uploads.items():
-            for upload in files:
-                if is_archive(upload.name):  # its files, each under the uploader's role
-                    given += [RoleUpload(file.data, file.name, _UPLOADERS[key])
-                              for file in archive_files(upload.getvalue(), upload.name,
-                                                        max_files=MAX_DROPPED_FILES,
-                                                        limit_mb=limit)]
-                    continue
-                columns = table_fields(upload.getvalue(), upload.name, encoding,
-                                       limit_mb=limit)
-                chosen, doc = (None, None) if columns is None else \
-                    _choose_columns(upload, key, columns)
-                given.append(RoleUpload(upload.getvalue(), upload.name, _UPLOADERS[key],
-                                        chosen, doc))
-    except InputError as error:
-        _session.refuse(error)
-        return
+    for key, files in uploads.items():
+        for upload in files:
+            if is_archive(upload.name):  # its files, each under the uploader's role
+                members = _kept(upload, "members", lambda upload=upload: archive_files(
+                    upload.getvalue(), upload.name, max_files=MAX_DROPPED_FILES,
+                    limit_mb=limit))
+                if isinstance(members, InputError):
+                    _session.refuse(members)
+                    return
+                given += [RoleUpload(file.data, file.name, _UPLOADERS[key])
+                          for file in members]
+                continue
+            columns = _kept(upload, ("fields", encoding), lambda upload=upload: table_fields(
+                upload.getvalue(), upload.name, encoding, limit_mb=limit))
+            if isinstance(columns, InputError):
+                _session.refuse(columns)
+                return
+            chosen, doc = (None, None) if columns is None else \
+                _choose_columns(upload, key, columns)
+            given.append(RoleUpload(upload.getvalue(), upload.name, _UPLOADERS[key],
+                                    chosen, doc))
     signature = (tuple((key, f.file_id) for key, files in uploads.items() for f in files),
                  tuple((g.columns, g.doc_column) for g in given), encoding)
     if signature == st.session_state.get(_state.UPLOADED):
@@ -205,13 +212,33 @@ ROLE_HELP = N_("system: one system's output; reference: a reference translation 
                "out.")
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def _stage_file(name: str, data: bytes, encoding: str, limit_mb: int) -> StagedArchive:
-    """One dropped file's streams, as an archive of one (an archive's own files, unpacked)."""
-    if is_archive(name):
-        return stage_archive(data, name, encoding, max_files=MAX_DROPPED_FILES,
-                             limit_mb=limit_mb)
-    return StagedArchive(tuple(stage_file(data, name, encoding, limit_mb=limit_mb)), (), 1)
+def _kept(upload: Any, what: Hashable, read: Callable[[], T]) -> T | InputError:
+    """What ``read`` makes of an upload, or the error that refuses it, kept in the server's
+    bounded staging cache by the upload's id (``file_id``: each upload's own, so no content is
+    hashed on a rerun): a rerun neither reads a file nor refuses it again."""
+    def attempt() -> T | InputError:
+        try:
+            return read()
+        except InputError as error:
+            return error.with_traceback(None)
+    key = (upload.file_id, upload.name, upload.size, st.get_option("server.maxUploadSize"), what)
+    return _cache.cache("staging").compute(key, attempt)
+
+
+def _stage_file(upload: Any, encoding: str) -> StagedArchive:
+    """One dropped file's streams, as an archive of one (an archive's own files, unpacked); a
+    file that cannot be read as an archive of none, holding its error."""
+    limit = st.get_option("server.maxUploadSize")
+
+    def stage() -> StagedArchive:
+        data = upload.getvalue()
+        if is_archive(upload.name):
+            return stage_archive(data, upload.name, encoding, max_files=MAX_DROPPED_FILES,
+                                 limit_mb=limit)
+        return StagedArchive(tuple(stage_file(data, upload.name, encoding, limit_mb=limit)),
+                             (), 1)
+    found = _kept(upload, ("staged", encoding), stage)
+    return StagedArchive((), (found,), 1) if isinstance(found, InputError) else found
 
 
 @dataclass(frozen=True)
@@ -222,41 +249,52 @@ class Dropped:
     streams: list[StagedStream]
     errors: list[str]
     files: int
+    #: an archive held more files than are read, so ``files`` is a lower bound
+    more: bool = False
 
 
 def _staged(uploads: Sequence[Any], encoding: str) -> Dropped:
     """Every stream of the dropped files, and a message for each file that cannot be read."""
-    limit = st.get_option("server.maxUploadSize")
     left_out = tr("{error} This file is left out; the others can be loaded.")
     streams: list[StagedStream] = []
     errors: list[str] = []
-    files = 0
+    files, more = 0, False
     for upload in uploads:
-        try:
-            staged = _stage_file(upload.name, upload.getvalue(), encoding, limit)
-        except TooManyFilesError as error:
-            files += error.count
-            continue
-        except InputError as error:
-            errors.append(left_out.format(error=error))
-            files += 1
+        staged = _stage_file(upload, encoding)
+        too_many = [error for error in staged.errors if isinstance(error, TooManyFilesError)]
+        if too_many:
+            files, more = files + too_many[0].count, True
             continue
         streams += staged.streams
         errors += [left_out.format(error=error) for error in staged.errors]
         files += staged.files
-    return Dropped(streams, errors, files)
+    return Dropped(streams, errors, files, more)
 
 
 def _staged_table(streams: Sequence[StagedStream]) -> Any:
+    """The table to correct before loading: names and notes with their control and bidi
+    characters shown (``gnp⟨U+202E⟩exe.x``, never a name that reads as another); a name edited
+    in it is taken as typed, one left alone as it was read."""
     import pandas as pd
 
     return pd.DataFrame({
-        "file": [s.file.name for s in streams],
+        "file": [show_controls(s.file.name) for s in streams],
         "role": [s.role for s in streams],
-        "name": [s.name for s in streams],
+        "name": [show_controls(s.name) for s in streams],
         "segments": [s.segments for s in streams],
-        "notes": [" ".join(s.file.notes) for s in streams],
+        "notes": [show_controls(" ".join(s.file.notes)) for s in streams],
     })
+
+
+#: the drop zone's files, edits and encoding last loaded, with the key of what they loaded
+LOADED_DROP = "files_loaded"
+
+
+def _drop_signature(uploads: Sequence[Any]) -> tuple[Any, ...]:
+    """What the Load button would load: the dropped files, the table's edits, the encoding."""
+    edits = (st.session_state.get("files_roles") or {}).get("edited_rows", {})
+    return (tuple(upload.file_id for upload in uploads),
+            json.dumps(edits, sort_keys=True, default=str), _drop_encoding())
 
 
 def _drop_encoding() -> str:
@@ -267,7 +305,8 @@ def _load_dropped() -> None:
     """``files_commit``'s callback (it runs before the widgets, so the options can follow the
     new data): the dropped streams with the roles and names edited in the table, loaded."""
     state = st.session_state
-    streams = _staged(state.get("files_upload") or [], _drop_encoding()).streams
+    uploads = state.get("files_upload") or []
+    streams = _staged(uploads, _drop_encoding()).streams
     edits = (state.get("files_roles") or {}).get("edited_rows", {})
     chosen = []
     for row, stream in enumerate(streams):
@@ -285,6 +324,8 @@ def _load_dropped() -> None:
                              "segments each.")).format(
         systems=COUNT.text(len(new.systems)), refs=new.n_refs,
         segments=COUNT.text(new.n_segments)))
+    if _session.dataset() is new:
+        state[LOADED_DROP] = (_drop_signature(uploads), new.key)
 
 
 def drop_zone() -> None:
@@ -306,7 +347,9 @@ def drop_zone() -> None:
     dropped = _staged(uploads, _drop_encoding()) if len(uploads) <= MAX_DROPPED_FILES else None
     files = len(uploads) if dropped is None else dropped.files
     if dropped is None or files > MAX_DROPPED_FILES:
-        st.error(_drop_guard.too_many_files(files, MAX_DROPPED_FILES))
+        counted = tr("More than {n}").format(n=COUNT.text(files - 1)) \
+            if dropped is not None and dropped.more else files
+        st.error(_drop_guard.too_many_files(counted, MAX_DROPPED_FILES))
         return
     for error in dropped.errors:
         st.error(escape_markdown(error))
@@ -326,8 +369,13 @@ def drop_zone() -> None:
             "notes": st.column_config.TextColumn(tr("Notes"), width="large"),
         })
     counts = {role: int((table["role"] == role).sum()) for role in ROLES[:3]}
+    loaded = st.session_state.get(LOADED_DROP) == (_drop_signature(uploads),
+                                                   _session.dataset().key)
     st.button((tr("Load {systems} system(s), {refs} reference(s), the source")
                if counts["source"] else tr("Load {systems} system(s), {refs} reference(s)")
                ).format(systems=COUNT.text(counts["system"]), refs=counts["reference"]),
-              key="files_commit",
-              type="primary", on_click=_load_dropped)
+              key="files_commit", type="secondary" if loaded else "primary",
+              on_click=_load_dropped)
+    if loaded:
+        st.caption(tr("Loaded: every page shows these files now. Change a role or a name above "
+                      "to load them again."))

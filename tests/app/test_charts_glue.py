@@ -90,12 +90,6 @@ def test_every_chart_is_sent_as_st_altair_chart_sends_it():
     assert "⟨U+202E⟩".encode() in shown and "\u202e".encode() not in shown
 
 
-def spec(args: tuple, lang: str, builder):
-    """The shared spec of chart "b" of ``args``, as ``_charts.show`` asks for it."""
-    return _charts._spec("b", _cache.content_key((args, {})), lang, _args=args, _kwargs={},
-                         _builder=builder)
-
-
 def test_a_spec_is_built_once_for_arguments_of_the_same_content_and_stays_as_built():
     calls = []
 
@@ -107,10 +101,10 @@ def test_a_spec_is_built_once_for_arguments_of_the_same_content_and_stays_as_bui
         return alt.Chart(pd.DataFrame({"x": values})).mark_bar().encode(
             x="x:Q", color=alt.Color("x:N", title=None)).properties(title=title)
 
-    first = spec(([1, 2], "t"), "en", builder)
+    first = _charts._spec("b", ([1, 2], "t"), {}, "en", _builder=builder)
     kept = json.dumps(first, default=str)
-    again = spec(([1, 2], "t"), "en", builder)
-    other = spec(([1, 3], "t"), "en", builder)
+    again = _charts._spec("b", ([1, 2], "t"), {}, "en", _builder=builder)
+    other = _charts._spec("b", ([1, 3], "t"), {}, "en", _builder=builder)
     assert again is first and other is not first
     assert calls == ["t", "t"]
     assert first["encoding"]["color"]["title"] == " "  # as Streamlit would write it
@@ -118,12 +112,9 @@ def test_a_spec_is_built_once_for_arguments_of_the_same_content_and_stays_as_bui
     def page() -> None:
         import streamlit as st
 
-        from bleu_app.runtime import _cache
         from bleu_app.widgets import _charts
 
-        args = ([1, 2], "t")
-        st.vega_lite_chart(spec=_charts._spec("b", _cache.content_key((args, {})), "en",
-                                              _args=args, _kwargs={}, _builder=None))
+        st.vega_lite_chart(spec=_charts._spec("b", ([1, 2], "t"), {}, "en", _builder=None))
 
     at = AppTest.from_function(page, default_timeout=60).run()
     assert not at.exception and len(at.get("vega_lite_chart")) == 1
@@ -144,13 +135,13 @@ def test_a_spec_is_kept_per_interface_language():
         return alt.Chart(pd.DataFrame({"x": values})).mark_bar().encode(x="x:Q").properties(
             title=language())
 
-    english = spec(([1, 2],), "en", builder)
+    english = _charts._spec("b", ([1, 2],), {}, "en", _builder=builder)
     with in_language("nl"):
-        dutch = spec(([1, 2],), "nl", builder)
+        dutch = _charts._spec("b", ([1, 2],), {}, "nl", _builder=builder)
     assert dutch is not english
     assert english["title"] == "en" and "locale" not in english.get("config", {})
     assert dutch["title"] == "nl" and dutch["config"]["locale"]["number"]["decimal"] == ","
-    assert spec(([1, 2],), "en", None) is english
+    assert _charts._spec("b", ([1, 2],), {}, "en", _builder=None) is english
 
 
 def dutch_both_ways() -> None:

@@ -58,7 +58,13 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
         text = (folder / f"{name}.de").read_text(encoding="utf-8")
         (folder / f"{name}.utf16.de").write_bytes(text.encode("utf-16"))
     (folder / "latin1.de").write_bytes("Stra\xdfe\n".encode("latin-1"))
-    (folder / "nul.de").write_bytes("\n".join(ref_a[:2]).encode() + b"\nDer\x00Hund\n")
+    # stray NULs inside lines are text, as sacrebleu reads them (issue 36); mostly NUL is not
+    with_nul = [line.replace(" ", "\x00", 1) if k % 7 == 2 else line
+                for k, line in enumerate(ref_a)]
+    write("nul.de", with_nul)
+    write("UEdin.nul.de", [line.replace("e", "\x00e", 1) if k % 5 == 1 else line
+                           for k, line in enumerate(read_lines(folder / "UEdin.de"))])
+    (folder / "zeros.de").write_bytes(b"\x00" * 3000 + b"\n")
     # a Latin-1 line 73 among UTF-8 ones, all in the first block the decoder reads
     late = [line.encode("utf-8") for line in ref_a]
     late[72] = "Stra\xdfe".encode("latin-1")
@@ -169,6 +175,7 @@ SINGLE_SYSTEM_CASES = [
     ["refA.utf16.de", "-i", "UEdin.utf16.de", "-e", "utf-16", "-f", "text"],
     ["ref.zh", "-i", "Online-B.zh", "-l", "en-zh", "-f", "text"],
     ["refA.de", "-i", "Facebook-AI.de", "-f", "latex"],
+    ["nul.de", "-i", "UEdin.nul.de", "-f", "text"],  # stray NULs: text, as sacrebleu reads it
 ]
 
 
@@ -190,6 +197,7 @@ def test_json_is_sacrebleus_json(ours, workdir: Path) -> None:
 
 OTHER_METRIC_CASES = [
     ["refA.de", "-i", "Facebook-AI.de", "-m", "bleu", "chrf", "ter"],
+    ["nul.de", "-i", "UEdin.nul.de", "-m", "bleu", "chrf", "ter", "-f", "text"],
     ["refA.de", "refC.de", "-i", "UEdin.de", "-m", "chrf", "ter", "bleu", "-f", "text"],
     ["refA.de", "-i", "UEdin.de", "-m", "chrf", "-cw", "2", "-f", "text", "-w", "3"],
     ["refA.de", "-i", "UEdin.de", "-m", "chrf", "--chrf-lowercase", "--chrf-whitespace",
@@ -257,6 +265,17 @@ def test_stdin_one_system_and_tab_separated_systems(ours, workdir: Path) -> None
     crlf = tabbed.replace("\n", "\r\n")  # stdin takes any line ending, as in sacrebleu
     same_output(ours(["refA.de", "-f", "text"], stdin=crlf)[1],
                 sacrebleu(["refA.de", "-f", "text"], workdir, stdin=crlf))
+
+
+def test_stdin_with_stray_nuls_scores_as_sacrebleu(ours, workdir: Path) -> None:
+    """A NUL inside a line is text (issue 36): refusing the whole input as binary made the
+    drop-in fail where sacrebleu answers."""
+    text = (workdir / "UEdin.nul.de").read_text(encoding="utf-8")
+    assert text.count("\x00") >= 20
+    args = ["nul.de", "-m", "bleu", "chrf", "ter", "-f", "text"]
+    status, out, _ = ours(args, stdin=text)
+    assert status == 0
+    same_output(out, sacrebleu(args, workdir, stdin=text))
 
 
 def test_stdin_first_line_keeps_its_fields_whitespace_as_sacrebleu(ours, workdir: Path) -> None:
@@ -415,7 +434,12 @@ def test_max_ngram_order_extension_matches_sacrebleus_api(ours) -> None:
 
 
 BAD_INPUT = [
-    (["short.de", "-i", "Facebook-AI.de"], "short.de has 10 lines, but Facebook-AI.de has 100"),
+    # read no further than the references allow (issue 36): the count cannot match any more
+    (["short.de", "-i", "Facebook-AI.de"], "short.de has 10 lines, but Facebook-AI.de has more"),
+    (["short.de", "-i", "Facebook-AI.de", "UEdin.de", "-m", "chrf"],
+     "short.de has 10 lines, but Facebook-AI.de has more"),
+    (["short.de", "refA.de", "-i", "UEdin.de", "-m", "chrf"],
+     "refA.de has more lines than short.de (10)"),
     (["refA.de", "short.de", "-i", "UEdin.de"], "short.de has 10 lines, but UEdin.de has 100"),
     (["refA.de", "-i", "missing.de"], "missing.de: no such file"),
     (["missing.de", "-i", "UEdin.de"], "missing.de: no such file"),
@@ -438,8 +462,8 @@ BAD_INPUT = [
     (["refA.de", "-i", "UEdin.de", "Online-W.de", "-e", "utf-16"],
      "refA.de, line 1: not valid utf-16 text (UTF-16 stream does not start with BOM)"),
     (["refA.de", "-i", "UEdin.de", "-e", "no-such-codec"], "Unknown encoding 'no-such-codec'"),
-    (["nul.de", "-i", "UEdin.de"], "nul.de, line 3: a NUL byte (UTF-16 text needs -e utf-16), so "
-     "this is binary data or text that is not line-based"),
+    (["zeros.de", "-i", "UEdin.de"], "zeros.de, line 1: mostly NUL bytes (UTF-16 text needs -e "
+     "utf-16), so this is binary data or text that is not line-based"),
     (["refA.de", "-i", "UEdin.utf16.de"], "UEdin.utf16.de, line 1: not valid utf-8 text"),
     (["refA.de", "-i", "UEdin.de", "Online-W.de", "--line-limit", "40"],
      "refA.de, line 1: longer than 40 characters, the line limit (--line-limit), so this is "
@@ -467,10 +491,10 @@ def test_bad_stdin(ours) -> None:
     assert status == 1 and "stdin: no input" in err
     status, _, err = ours(["refA.de"], stdin="one line\n")
     assert status == 1 and "refA.de has 100 lines, but stdin has 1" in err
-    status, _, err = ours(["refA.de"], stdin=b"one\r\ntwo\rthr\x00ee\n")
-    assert status == 1 and "stdin, line 3: a NUL byte (UTF-16 text needs -e utf-16), so this is " \
-        "binary data or text that is not line-based; expected text with one segment per line." \
-        in err
+    status, _, err = ours(["refA.de"], stdin=b"one\r\ntwo\r" + b"\x00" * 20 + b"\n")
+    assert status == 1 and "stdin, line 3: mostly NUL bytes (UTF-16 text needs -e utf-16), so " \
+        "this is binary data or text that is not line-based; expected text with one segment " \
+        "per line." in err
     status, _, err = ours(["refA.de"], stdin=b"one\ntwo\nStra\xdfe\n")
     assert status == 1 and "stdin, line 3: not valid utf-8 text (invalid continuation byte)" in err
     status, _, err = ours(["refA.de", "--line-limit", "500"], stdin="short\n" + "x" * 501)

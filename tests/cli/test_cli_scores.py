@@ -507,7 +507,8 @@ def bad_files(folder: Path) -> Path:
     (folder / "UEdin.de.comet").write_text("0.5\n" * (N_LINES - 10), encoding="utf-8")
     (folder / "bleu.tsv").write_text((folder / "good.tsv").read_text().replace("COMET", "BLEU"),
                                      encoding="utf-8")
-    (folder / "binary.tsv").write_bytes(b"system\tseg_id\tCOMET\n\x00\x00\x00")
+    (folder / "binary.tsv").write_bytes(b"system\tseg_id\tCOMET\n" + b"\x00" * 64)
+    (folder / "stray_nul.tsv").write_bytes(b"system\tseg_id\tCOMET\n\x00\x00\x00")
     (folder / "latin1.tsv").write_bytes("system\tseg_id\tCOMET\nStraße\t1\t0.5\n"
                                         .encode("latin-1"))
     return folder
@@ -523,7 +524,8 @@ REFUSED = [
      "twice"),
     ([*ALL, "--scores", "zero.tsv"], "zero.tsv, line 3: segment ids start at 1"),
     ([*ALL, "--scores", "short_row.tsv"], "short_row.tsv, line 4: expected 3 fields, found 2"),
-    ([*ALL, "--scores", "binary.tsv"], "binary.tsv, line 2: a NUL byte"),
+    ([*ALL, "--scores", "binary.tsv"], "binary.tsv, line 2: mostly NUL bytes"),
+    ([*ALL, "--scores", "stray_nul.tsv"], "stray_nul.tsv, line 2: expected 3 fields, found 1"),
     ([*ALL, "--scores", "latin1.tsv"], "latin1.tsv, line 2: not valid utf-8 text"),
     ([*ALL, "--scores", "longer.tsv"], f"longer.tsv: scores segment {N_LINES + 1}, but the "
      f"loaded test set has {N_LINES} segments: the file is for another test set."),

@@ -63,9 +63,12 @@ def one_error(stderr: str) -> str:
 
 
 @pytest.mark.parametrize(("byte", "problem"), [
-    (0, "stdin, line 1: a NUL byte"),  # head -c 5000000000 /dev/zero | bleu-explorer ref.de
+    (0, "stdin, line 1: mostly NUL bytes"),  # head -c 5000000000 /dev/zero | bleu-explorer ref
     (ord("a"), "stdin, line 1: longer than 1,000,000 characters, the line limit"),
-], ids=["NUL bytes", "no newline"])
+    # yes '' | head -c 3000000000 | bleu-explorer ref.de: valid lines, more than the reference's
+    # (before: all 3 GB read, 13.3 GB of memory, then the count error)
+    (ord("\n"), f"{REF} has 100 lines, but stdin has more"),
+], ids=["NUL bytes", "no newline", "more lines than the reference"])
 def test_endless_bad_stdin_is_refused_early_in_bounded_memory(byte: int, problem: str,
                                                               tmp_path: Path) -> None:
     generator = subprocess.Popen([sys.executable, "-c", GENERATOR, str(byte)],
@@ -82,9 +85,50 @@ def test_endless_bad_stdin_is_refused_early_in_bounded_memory(byte: int, problem
     stderr, peak = done.stderr.rsplit("PEAK_RSS_KIB ", 1)
     assert done.returncode == 1 and done.stdout == ""
     error = one_error(stderr)
-    assert problem in error and "binary data or text that is not line-based" in error
+    assert problem in error
+    assert byte == ord("\n") or "binary data or text that is not line-based" in error
     assert int(peak) < 128 * 1024  # KiB: the blocks and one line, not the input
     assert written < 32 * 2**20  # it stopped reading after the first blocks
+
+
+#: an endless --scores file for another test set: a header, then rows for ever more segments
+SCORES_GENERATOR = """
+import os, sys
+written = os.write(1, b"system\\tseg_id\\tCOMET\\n")
+segment = 0
+try:
+    while True:
+        rows = "".join(f"hyp\\t{segment + k}\\t0.5\\n" for k in range(1, 10_001))
+        written += os.write(1, rows.encode())
+        segment += 10_000
+except BrokenPipeError:
+    pass
+sys.stderr.write(str(written))
+"""
+
+
+def test_an_endless_scores_file_stops_being_read_past_what_the_test_set_can_use(tmp_path):
+    """``--scores`` of a file for another test set (300 MB before: 1.86 GB of memory, then the
+    refusal): read no further than 1,024 lines a segment of the test set."""
+    generator = subprocess.Popen([sys.executable, "-c", SCORES_GENERATOR],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert generator.stdout is not None and generator.stderr is not None
+    try:
+        done = subprocess.run([sys.executable, "-c", BOUNDED_CLI, str(REF), "-i", str(HYP),
+                               "--scores", "/dev/stdin"],
+                              stdin=generator.stdout, capture_output=True, text=True,
+                              env=environment(tmp_path), timeout=120, check=False)
+    finally:
+        generator.stdout.close()
+        written = int(generator.stderr.read() or 0)
+        generator.wait(timeout=60)
+    stderr, peak = done.stderr.rsplit("PEAK_RSS_KIB ", 1)
+    assert done.returncode == 1 and done.stdout == ""
+    assert one_error(stderr).endswith(
+        "error: /dev/stdin: more than 102,464 lines, more than a score file for 100 segments can "
+        "hold (1,024 lines a segment): the file is for another test set.")
+    assert int(peak) < 160 * 1024
+    assert written < 16 * 2**20
 
 
 @pytest.mark.parametrize("given", [[], ["-i", str(HYP)]], ids=["stdin needed", "with -i"])

@@ -26,12 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
+import hostile
 import pytest
 import sacrebleu
 
 import bleu
 from bleu.cli import main as command_line
 from bleu.display.escaping import neutralize_csv_cell, show_controls
+from bleu.display.long_text import CELL_CHARS, HIGHLIGHT_CHARS, PART_CHARS
 from bleu.errors import InputError, InvalidTextError, LengthMismatchError
 from bleu.evaluation.budget import (
     DEFAULT_MEMORY_MB,
@@ -41,7 +43,9 @@ from bleu.evaluation.budget import (
     fit_resamples,
 )
 from bleu.io import MAX_UPLOAD_MB, TextFile, check_size, detect_format, read_any, read_text
+from bleu.io.archive import TooManyFilesError
 from bleu.io.dataset import Dataset, assemble
+from bleu.io.staging import stage_archive
 from bleu_app.widgets._drop_guard import BUNDLE_FROM, too_many_files
 from bleu_app.widgets._uploads import MAX_DROPPED_FILES
 
@@ -170,9 +174,13 @@ CATALOGUE: tuple[BadInput, ...] = (
              _b(GOOD.replace("Haus ", "Haus\u2028", 1).replace("Hund ", "Hund\x85", 1)), "loaded",
              ("sep.de: 2 lines (the first: line 1) contain characters",
               "U+0085 NEXT LINE, U+2028 LINE SEPARATOR", "kept as text")),
-    BadInput("nul", "NUL bytes", "nul.de", _b("Das Haus ist klein .\nDer\x00Hund .\nGut !\n"),
-             "refused", ("nul.de contains 1 NUL byte (the first at line 2, byte offset 24)",
-                         "binary file")),
+    BadInput("nul", "A NUL byte inside a line (sacrebleu scores it)", "nul.de",
+             _b("Das Haus ist klein .\nDer\x00Hund .\nGut !\n"), "loaded",
+             ("nul.de: 1 NUL character inside a line (line 2) was kept as text, as sacrebleu "
+              "reads it.",)),
+    BadInput("mostly_nul", "A file mostly of NUL bytes", "zeros.de",
+             _raw(b"Das Haus\n" + b"\x00" * 30 + b"\n"), "refused",
+             ("zeros.de is mostly NUL bytes (30 of its 40)", "binary file")),
     BadInput("over_limit", f"A file over the upload limit ({MAX_UPLOAD_MB} MB)", "huge.de",
              over_limit, "refused", (f"huge.de is 200.1 MB; the limit is {MAX_UPLOAD_MB} MB",
                                      "Split the file")),
@@ -196,6 +204,11 @@ CATALOGUE: tuple[BadInput, ...] = (
     BadInput("jsonl_not_object", "JSONL: a line that is not an object", "list.jsonl",
              _b('{"hyp": "a"}\n["b"]\n{"hyp": "c"}\n'), "refused",
              ("list.jsonl line 2 holds a JSON array, not an object",), options={"field": "hyp"}),
+    BadInput("jsonl_lone_surrogate", "JSONL: a lone surrogate escape (\\ud800)", "lone.jsonl",
+             _b('{"hyp": "Das Haus ist sehr klein ."}\n{"hyp": "Der \\ud800 Hund bellt ."}\n'
+                '{"hyp": "Guten Morgen , Welt !"}\n'), "loaded",
+             ("lone.jsonl: 1 lone surrogate escape (such as \\ud800, which is no character; the "
+              "first on line 2) was read as U+FFFD",), options={"field": "hyp"}),
     BadInput("jsonl_missing_field", "JSONL: a record without the field", "field.jsonl",
              _b('{"hyp": "a"}\n{"mt": "b"}\n{"hyp": "c"}\n'), "refused",
              ("field.jsonl line 2 has no field 'hyp' (its fields: 'mt')",),
@@ -219,6 +232,70 @@ CATALOGUE: tuple[BadInput, ...] = (
              _b("<script>alert(2)</script>\n" + GOOD.split("\n", 1)[1]), "loaded", ()),
 )
 BY_KEY = {entry.key: entry for entry in CATALOGUE}
+
+
+@dataclass(frozen=True)
+class ArchiveInput:
+    """One archive dropped on the Data page (or given to a sidebar uploader), and pieces of
+    what the user must be told; nothing of it is loaded."""
+
+    key: str
+    title: str
+    name: str
+    make: Callable[[], bytes]
+    expect: tuple[str, ...]
+
+
+#: 31 small files, as a folder of system outputs
+FILES31 = {f"sys{k:02d}.de": f"Satz {k}\n".encode() * (k + 1) for k in range(31)}
+#: what the drop zone adds to an archive's refusal (the other files it was dropped with stay)
+LEFT_OUT = "This file is left out; the others can be loaded."
+ARCHIVES: tuple[ArchiveInput, ...] = (
+    ArchiveInput("bz2_bomb", "A .tar.bz2 of 29 KB holding 10 GiB of zeros", "zeros.tar.bz2",
+                 lambda: hostile.zero_bomb("bz2", 10),
+                 ("zeros.tar.bz2 unpacks to more than 200 MB",)),
+    ArchiveInput("xz_members", "A .tar.xz of 1.9 MB holding 1,000,000 empty files",
+                 "million.tar.xz", lambda: hostile.empty_members("xz", 1_000_000),
+                 ("More than 1,100 files were dropped",)),
+    ArchiveInput("flipped", "A tar with one flipped header byte (member 12 of 31)", "flip.tar",
+                 lambda: hostile.flipped_header(FILES31, 11),
+                 ("flip.tar: the tar archive is damaged after sys10.de",)),
+    ArchiveInput("truncated", "A tar cut short in the middle of a file", "cut.tar",
+                 lambda: (tar := hostile.plain_tar(FILES31))[:tar.index(b"sys20.de") + 600],
+                 ("cut.tar: the tar archive is damaged or cut short at sys20.de",)),
+    ArchiveInput("damaged_xz", "A .tar.xz with damaged compressed data", "damaged.tar.xz",
+                 lambda: hostile.damaged_tar_xz(FILES31),
+                 ("damaged.tar.xz: the tar archive is damaged or cut short",)),
+    ArchiveInput("corrupt_zip", "A zip with damaged compressed data", "corrupt.zip",
+                 lambda: hostile.corrupt_zip({"hyp.A.de": b"ein Haus\n" * 100}),
+                 ("corrupt.zip: the zip archive is damaged or cut short at hyp.A.de",)),
+    ArchiveInput("encrypted_zip", "A password-protected zip", "secret.zip",
+                 lambda: hostile.encrypted_zip({"hyp.A.de": b"ein Haus\n"}),
+                 ("secret.zip: hyp.A.de is encrypted (password-protected)",)),
+    ArchiveInput("deflate64_zip", "A zip compressed with Deflate64 (Windows' Explorer, files "
+                 "over 2 GB)", "windows.zip",
+                 lambda: hostile.deflate64_zip({"hyp.A.de": b"ein Haus\n"}),
+                 ("windows.zip: hyp.A.de is compressed with Deflate64",)),
+)
+
+
+def archive_message(entry: ArchiveInput) -> str:
+    """What the drop zone shows for an archive: its one message (``stage_archive`` raises)."""
+    try:
+        staged = stage_archive(entry.make(), entry.name, max_files=MAX_DROPPED_FILES)
+    except TooManyFilesError as error:
+        return too_many_files(f"More than {MAX_DROPPED_FILES:,}", error.limit)
+    except InputError as error:
+        return f"{error} {LEFT_OUT}"
+    return f"(no message: {len(staged.streams)} streams loaded)"
+
+
+@pytest.mark.parametrize("entry", ARCHIVES, ids=lambda entry: entry.key)
+def test_each_archive_says_what_and_which_member(entry):
+    message = archive_message(entry)
+    for piece in entry.expect:
+        assert piece in message, (piece, message)
+    assert "Traceback" not in message and "(no message" not in message
 
 #: what a command-line entry's stdin is: bytes piped in, closed (no fd 0), or a terminal
 Stdin = bytes | str
@@ -253,7 +330,14 @@ COMMAND_LINE: tuple[CommandLineInput, ...] = (
     # (tests/cli/test_stdin.py feeds an endless stream under a memory limit)
     CommandLineInput("stdin_nul", "NUL bytes on stdin (5 GB of them)",
                      "head -c 5000000000 /dev/zero | bleu-explorer ref.de", ("ref.de",),
-                     b"\x00" * 2**21, ("stdin, line 1: a NUL byte", _BINARY)),
+                     b"\x00" * 2**21, ("stdin, line 1: mostly NUL bytes", _BINARY)),
+    # 3 MB stand for the 3 GB: reading stops at the reference's line count either way
+    # (tests/cli/test_stdin.py feeds an endless stream under a memory limit)
+    CommandLineInput("stdin_longer", "More lines on stdin than the reference has (3 GB of "
+                     "valid lines)", "yes 'ein Satz' | head -c 3000000000 | bleu-explorer ref.de",
+                     ("ref.de",), b"ein Satz\n" * 350_000,
+                     ("ref.de has 3 lines, but stdin has more",
+                      "each reference needs one line per line of system output")),
     CommandLineInput("stdin_no_newline", "Text without a newline on stdin (2 GB)",
                      "head -c 2000000000 /dev/zero | tr '\\0' a | bleu-explorer ref.de",
                      ("ref.de",), b"a" * 2**21,
@@ -261,7 +345,7 @@ COMMAND_LINE: tuple[CommandLineInput, ...] = (
                       "(--line-limit)", _BINARY)),
     CommandLineInput("file_nul", "A reference file of NUL bytes",
                      "bleu-explorer /dev/zero -i hyp.de", ("/dev/zero", "-i", "hyp.de"), b"",
-                     ("/dev/zero, line 1: a NUL byte", _BINARY)),
+                     ("/dev/zero, line 1: mostly NUL bytes", _BINARY)),
     CommandLineInput("stdin_latin1", "Latin-1 on stdin (not UTF-8)",
                      "iconv -t latin1 hyp.de | bleu-explorer ref.de", ("ref.de",),
                      GOOD.replace("Welt", "Grüß Gott").encode("latin-1"),
@@ -280,6 +364,12 @@ COMMAND_LINE: tuple[CommandLineInput, ...] = (
                      ("ref.de", "-i", "hyp.de", "--scores", "comet.tsv"), b"",
                      ("comet.tsv: scores segment 4", "for another test set"),
                      (("comet.tsv", (_SCORES + "hyp\t4\t0.5\n").encode()),)),
+    CommandLineInput("scores_far_longer", "A segment-score file for a much larger test set "
+                     "(300 MB)", "bleu-explorer ref.de -i hyp.de --scores comet.tsv",
+                     ("ref.de", "-i", "hyp.de", "--scores", "comet.tsv"), b"",
+                     ("comet.tsv: more than 3,136 lines", "for another test set"),
+                     (("comet.tsv", ("system\tseg_id\tCOMET\n" + "".join(
+                         f"hyp\t{k}\t0.5\n" for k in range(1, 4001))).encode()),)),
     CommandLineInput("scores_word", "A segment-score file with a word for a score",
                      "bleu-explorer ref.de -i hyp.de --scores comet.tsv",
                      ("ref.de", "-i", "hyp.de", "--scores", "comet.tsv"), b"",
@@ -532,7 +622,30 @@ def render_doc() -> str:
         name = entry.name.replace("|", "\\|")  # a code span shows < and > literally
         message = message.replace("<", "&lt;")
         lines.append(f"| {entry.title} | `{name}` | {entry.outcome} | {message} |")
-    return "\n".join(lines + beyond_one_file() + command_line_inputs()) + "\n"
+    return "\n".join(lines + archive_inputs() + beyond_one_file() + command_line_inputs()) + "\n"
+
+
+def archive_inputs() -> list[str]:
+    """The archives' catalogue, each with the message the Data page shows."""
+    lines = [
+        "",
+        "## Archives",
+        "",
+        "A .tar (plain, gz, bz2, xz) or .zip is read member by member, each header before its",
+        "data, and stops at the file-count limit (1,100) or the unpacked-size limit",
+        "(server.maxUploadSize, 200 MB), with every byte the decompressor gives counted; an",
+        "archive that cannot be read whole is refused with one message naming the member, and",
+        "nothing of it is loaded. A refused archive is not read again on a rerun (the server's",
+        "staging cache keeps the refusal). Peak memory and time of each refusal, in a process of",
+        "its own: `python benchmarks/bench_refusals.py`.",
+        "",
+        "| Input | File | Message the user reads |",
+        "|---|---|---|",
+    ]
+    for entry in ARCHIVES:
+        message = archive_message(entry).replace("|", "\\|").replace("<", "&lt;")
+        lines.append(f"| {entry.title} | `{entry.name}` | {message} |")
+    return lines
 
 
 def command_line_inputs() -> list[str]:
@@ -541,11 +654,15 @@ def command_line_inputs() -> list[str]:
         "",
         "## The command line",
         "",
-        "`bleu-explorer` reads every file and stdin as a stream: a NUL byte, or a line longer",
-        "than the line limit (1,000,000 characters; `--line-limit` changes it), is refused as",
-        "binary or not line-based as soon as it is read, with the stream and the line (5 GB of",
-        "NULs on stdin: refused after the first half-megabyte block, in about 30 MB of memory;",
-        "tests/cli/test_stdin.py). Each message below is one line on stderr, exit status 1.",
+        "`bleu-explorer` reads every file and stdin as a stream: input that is half NUL or",
+        "more, or a line longer than the line limit (1,000,000 characters; `--line-limit`",
+        "changes it), is refused as binary or not line-based as soon as it is read, with the",
+        "stream and the line (5 GB of NULs on stdin: refused after the first half-megabyte",
+        "block, in about 30 MB of memory; tests/cli/test_stdin.py). A stray NUL inside a line",
+        "is text, as sacrebleu reads it. The references are read first; a system output is read",
+        "no further than their line count, a second reference no further than the first, a",
+        "`--scores` file no further than 1,024 lines a segment of the test set.",
+        "Each message below is one line on stderr, exit status 1.",
         "Run next to a 3-line `ref.de` and `hyp.de`; a `--scores` file (`comet.tsv`, with",
         "a header `system seg_id COMET`) is refused with its line where one row is bad, and",
         "as a whole where it is for another test set or its systems are not those given.",
@@ -609,8 +726,24 @@ def beyond_one_file() -> list[str]:
         "800 MiB) |",
         "| A .tar (plain, gz, bz2, xz) or .zip of files | each file read as if dropped alone; "
         "folders' metadata (`__MACOSX/`, hidden files) left out; more files than the limit, or "
-        "more unpacked than server.maxUploadSize, refused before anything is unpacked; a "
-        "damaged archive named |",
+        "more unpacked than server.maxUploadSize, refused as soon as a header shows it (see "
+        "Archives above) |",
+        f"| A segment of 1 MiB, or 50 MB, on Sentences, Compare or Metrics & human scores | "
+        f"loaded and scored on the whole text; table cells cut at {CELL_CHARS:,} characters "
+        f"with the count of the rest; a segment over {HIGHLIGHT_CHARS:,} characters shown in "
+        f"parts of {PART_CHARS:,} with a download of the whole, without n-gram chips or the "
+        "what-if editor (before: 343 MiB of HTML for 1 MiB, past 14 GB of server memory for "
+        "50 MB; tests/app/test_page_net.py) |",
+        "| The cookie route (`/bleu-explorer/cookies`) sent a big body, or a request from "
+        "another origin (another port of the same host) | a body bigger than a nonce refused "
+        "unread (413); a request that is not the app's own page's refused (403); a nonce "
+        "redeemed only by the browser whose session asked for it (tests/app/test_cookies.py) |",
+        "| Files the app creates | the workspace database, its -wal and -shm owner-only (0600) "
+        "in an owner-only folder (0700); older ones narrowed when opened "
+        "(tests/workspace/test_file_modes.py) |",
+        "| Many distinct uploads on one server | the staging cache (and every other server-wide "
+        "cache) bounded in bytes: 512 MB of staged uploads, 1 GB of shared results, 512 MB of "
+        "statistics (bleu_app/runtime/_cache.py) |",
         "| Many systems (a thousand) | the sidebar's System names is one text box behind a "
         "picker beyond 20 systems (`NAME_BOXES`), the Data page previews the first 30 "
         "(`PREVIEW_SYSTEMS`) and says so, the dashboard compares all pairs of up to 60 chosen "

@@ -138,10 +138,20 @@ def test_utf16_without_bom_refused(codec):
     assert ("little-endian" if codec.endswith("le") else "big-endian") in message
 
 
-def test_nul_bytes_refused_with_place():
-    data = b"one\ntwo\nthr\x00ee\n"
-    message = read_error(read_text, data, "nul.txt")
-    assert "NUL" in message and "line 3" in message and f"byte offset {data.index(0)}" in message
+def test_a_stray_nul_is_text_with_a_note():
+    """sacrebleu reads a NUL inside a line as text (issue 36); the file is loaded, and says so."""
+    got = read_text(b"one\ntwo\nthr\x00ee\nfo\x00ur\n", "nul.txt")
+    assert got.segments == ("one", "two", "thr\x00ee", "fo\x00ur")
+    assert got.notes == ("2 NUL characters inside lines (the first on line 3) were kept as text, "
+                         "as sacrebleu reads them.",)
+
+
+def test_mostly_nul_is_refused_as_binary():
+    data = b"one\n" + b"\x00" * 40 + b"\n"
+    message = read_error(read_text, data, "zeros.txt")
+    assert message == ("zeros.txt is mostly NUL bytes (40 of its 45), so it looks like a binary "
+                       "file, not text: upload the plain-text file (one segment per line) "
+                       "instead.")
 
 
 def png_bytes() -> bytes:
@@ -686,3 +696,21 @@ def test_real_text_files_round_trip(path):
         lines[0] = lines[0][1:]
         assert got.notes[0] == "A UTF-8 byte-order mark (BOM) at the start was removed."
     assert list(got.segments) == lines
+
+
+def test_a_lone_surrogate_escape_in_json_lines_is_read_as_a_replacement_character():
+    """``{"text": "\\ud800"}`` is valid JSON for no character: kept, it broke the Data and
+    Sentences pages (no text with it can be encoded); read as U+FFFD, with a note."""
+    from bleu.io.jsonl import jsonl_fields, read_jsonl
+    from bleu.io.model import segments_key
+
+    data = (b'{"text": "fine"}\n{"text": "a \\ud800 b", "\\udfff": "x"}\n'
+            b'{"text": "\\ud83d\\ude00 pair"}\n')
+    got = read_jsonl(data, "lone.jsonl", field="text")
+    assert got.segments == ("fine", "a \ufffd b", "\U0001F600 pair")
+    assert got.notes == ("2 lone surrogate escapes (such as \\ud800, which are no characters; "
+                         "the first on line 2) were read as U+FFFD (\ufffd).",)
+    assert "\ufffd" in jsonl_fields(data, "lone.jsonl")
+    for segment in got.segments:
+        segment.encode("utf-8")  # strict: every segment is text now
+    assert segments_key(got.segments)

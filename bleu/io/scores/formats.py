@@ -23,6 +23,7 @@ from pathlib import PurePath
 from ...errors import ReadError
 from ...i18n import tr
 from ...metrics.segment.scores import SegmentScores
+from ..jsonl import loads
 from .rows import ScoreRows, fail, parse_score, parse_segment
 
 SYSTEM_FIELDS = ("system", "sys", "system_name", "model", "sys_name")
@@ -83,7 +84,7 @@ def parse_comet_json(text: str, source: str, system_of: Callable[[str], str],
     """``comet-score --to_json``'s file: per system file, its segments in order, each with the
     score under ``COMET`` (or the one numeric field besides src, mt and ref)."""
     try:
-        data = json.loads(text)
+        data, _ = loads(text)  # lone surrogates (\\ud800) as U+FFFD: no name can hold them
     except json.JSONDecodeError as error:
         raise fail(source, error.lineno, tr(
             "expected comet-score's JSON (an object of system files), "
@@ -143,7 +144,7 @@ def parse_json_lines(text: str, source: str, label: str | None = None) -> Segmen
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
+            record, _ = loads(line)  # lone surrogates as U+FFFD, as in the text reader
         except json.JSONDecodeError as error:
             raise fail(source, number, tr(
                 "expected a JSON object, found invalid JSON: {problem}").format(

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from ...i18n import tr
+from ...number_rule import COUNT
 
 #: what stops a computation between two batches: an Event that is set, or a function saying so
 Cancel = threading.Event | Callable[[], bool]
@@ -27,7 +28,7 @@ class ScoringCancelled(Exception):
 
     def __init__(self, done: int, total: int) -> None:
         super().__init__(tr("Stopped after {done} of {total} segments; those are kept in the "
-                            "cache.").format(done=done, total=total))
+                            "cache.").format(done=COUNT.text(done), total=COUNT.text(total)))
         self.done = done
         self.total = total
 
