@@ -33,7 +33,7 @@ def sidebar() -> None:
     """The sidebar's choice of metrics to compute beside BLEU (on demand)."""
     st.sidebar.multiselect(
         tr("Also compute"), METRICS, default=_state.kept(_state.OTHER_METRICS, []),
-        key=_state.OTHER_METRICS,
+        key=_state.OTHER_METRICS, placeholder=tr("Choose metrics"),
         help=tr("chrF, chrF++ and TER, each equal to sacrebleu's (signatures included), with "
                 "paired bootstrap p-values. Computed once per data and options, then kept. "
                 "Segment scores (COMET, MQM...) are loaded on the Metrics & human scores page."))
