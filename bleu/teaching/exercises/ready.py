@@ -95,6 +95,19 @@ def _texts(spec: ReadySpec, pairs: Sequence[Pair]) -> tuple[str, str]:
     }[spec.key]
 
 
+def _length_lesson(spec: ReadySpec) -> str:
+    """The lesson of a ready exercise when only c, r and BP are asked ('' where the exercise's
+    own lesson is about them already)."""
+    return {
+        "references": tr("Two references of different lengths: r is the length of the "
+                         "reference closest to c (the shorter one on a tie), and BP follows "
+                         "from c and that r."),
+        "corpus": tr("The three sentences as one corpus: c and r are sums over the sentences "
+                     "(each sentence adds the reference length closest to its own c), and BP "
+                     "is computed once, from those sums."),
+    }.get(spec.key, "")
+
+
 def _lines(path: Path) -> list[str]:
     try:
         lines = path.read_text(encoding="utf-8").split("\n")
@@ -146,7 +159,7 @@ def ready_exercises(folder: str | Path, code: str | None = None) -> tuple[Exerci
         pairs, origin = _dutch_pairs(root, spec) if dutch else _wmt_pairs(root, spec)
         title, lesson = _texts(spec, pairs)
         out.append(Exercise(spec.key, title, lesson, spec.level, pairs, PRESETS[spec.preset],
-                            spec.asks, origin))
+                            spec.asks, origin, _length_lesson(spec)))
     return tuple(out)
 
 

@@ -17,7 +17,7 @@ from ...metrics.bleu import corpus_bleu
 from ...metrics.bleu.explain import Explanation, explain
 from ...metrics.bleu.score import BLEUOptions
 from ..breakdown import Walkthrough, require_reference, walkthrough_with
-from .quantities import MEAN, order_of
+from .quantities import LENGTHS, MEAN, order_of
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,7 @@ class Exercise:
     options: BLEUOptions
     asks: tuple[str, ...]
     origin: str
+    length_lesson: str = ""  # the lesson when only lengths and BP are asked ("" = the same)
 
     @property
     def corpus(self) -> bool:
@@ -54,9 +55,12 @@ class Exercise:
 
     def focus(self, keys: Sequence[str]) -> Exercise:
         """The same exercise asking only the quantities of ``keys`` it asks (all of ``keys``
-        when it asks none of them)."""
-        kept = tuple(key for key in self.asks if key in keys)
-        return replace(self, asks=kept or tuple(keys))
+        when it asks none of them), with its lesson about lengths where only c, r and BP are
+        left to ask."""
+        asks = tuple(key for key in self.asks if key in keys) or tuple(keys)
+        lengths_only = self.length_lesson and all(key in LENGTHS for key in asks)
+        return replace(self, asks=asks,
+                       lesson=self.length_lesson if lengths_only else self.lesson)
 
 
 @dataclass(frozen=True)
