@@ -16,6 +16,7 @@ from ..display.formatting import CORRELATION, COUNT, PRECISION, SCORE
 from ..i18n import tr
 from ..teaching.blind_spots import METRIC_COLUMNS
 from ..teaching.interpretation import BANDS
+from .palette import LABEL
 
 WIDTH = 560
 
@@ -42,8 +43,8 @@ def case_chart(frame: pd.DataFrame) -> alt.LayerChart:
     )
     bars = base.mark_bar().encode(y=alt.Y("score:Q", title=tr("score (0–100)"),
                                           scale=alt.Scale(domain=[0, 105], clamp=True)))
-    labels = base.mark_text(baseline="bottom", dy=-2).encode(
-        y=alt.Y("score:Q"), text="label:N")
+    labels = base.mark_text(baseline="bottom", dy=-2).encode(  # dark: legible on a projector
+        y=alt.Y("score:Q"), text="label:N", color=alt.value(LABEL))
     title = alt.TitleParams(tr("The same pair under every metric"),
                             subtitle=tr("TER: lower is better"))  # two short lines: a phone
     return alt.layer(bars, labels).properties(title=title, width="container", height=260)

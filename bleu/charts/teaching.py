@@ -21,6 +21,7 @@ from ..i18n import tr
 from ..teaching.breakdown import BrevityStep, SmoothingRow, Walkthrough, fmt_score
 from ..teaching.brevity import SystemLength, WhatIf, bp_curve, zoom_window
 from ..teaching.option_names import on_off, smoothing_name
+from .palette import LABEL
 
 WIDTH = 560
 
@@ -59,7 +60,7 @@ def precisions_layout(data: pd.DataFrame) -> alt.LayerChart:
         y=alt.Y("percent:Q", title=tr("p_n (%)"), scale=alt.Scale(domain=[0, 100])))
     undefined = base.transform_filter("datum.percent === null").mark_text(
         angle=270, align="left", dx=4).encode(
-        y=alt.datum(0), text=alt.value(tr("undefined")))
+        y=alt.datum(0), text=alt.value(tr("undefined")), color=alt.value(LABEL))
     return alt.layer(bars, undefined).properties(title=tr("Modified n-gram precisions"),
                                                  width=WIDTH)
 
@@ -146,7 +147,8 @@ def smoothing_layout(data: pd.DataFrame, methods: tuple[str, ...],
     )
     bars = base.mark_bar().encode(
         y=alt.Y("BLEU:Q", title=tr("sentence BLEU"), scale=alt.Scale(domain=[0, top])))
-    labels = base.mark_text(baseline="bottom", dy=-3).encode(y="BLEU:Q", text="label:N")
+    labels = base.mark_text(baseline="bottom", dy=-3).encode(y="BLEU:Q", text="label:N",
+                                                             color=alt.value(LABEL))
     return alt.layer(bars, labels).properties(title=tr("The same sentence under every smoothing"),
                                               width=WIDTH)
 

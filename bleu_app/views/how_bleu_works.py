@@ -45,7 +45,7 @@ from bleu.teaching.handout import handout_html
 from bleu.teaching.option_names import on_off, smoothing_name
 from bleu_app.scoring import _learned
 from bleu_app.session import _session, _state
-from bleu_app.widgets import _charts, _classroom, _example_link, _exercise_ui, _steps_ui, _tables
+from bleu_app.widgets import _charts, _classroom, _example_link, _exercise_ui, _steps_ui
 from bleu_app.widgets._example_link import Field
 
 PAGE = "how_bleu_works"
@@ -205,17 +205,17 @@ def explain(walk, candidate: str, references: list[str], common: dict, custom: b
                 if not step.defined:
                     st.info(escape_markdown(undefined_note(step)))
                     continue
-                _tables.dataframe(ngram_frame(walk, step.order), hide_index=True,
-                                  column_config=help_config, key=f"teach_ngrams_{step.order}")
+                _classroom.table(ngram_frame(walk, step.order), key=f"teach_ngrams_{step.order}",
+                                 column_config=help_config)
                 st.caption(escape_markdown(tr(
                     "Credited {credited} of {total} {n}-grams: each count is clipped to how "
                     "often the n-gram occurs at most in one reference.").format(
                     credited=step.credited, total=step.total, n=step.order)))
 
     st.header(tr("2. The weighted geometric mean"), help=glossary.tip("geometric", "weights"))
-    _tables.dataframe(orders_frame(walk), hide_index=True, key="teach_orders",
-                      column_config={tr("computation"): st.column_config.TextColumn(
-                          width="large")})
+    _classroom.table(orders_frame(walk), key="teach_orders",
+                     column_config={tr("computation"): st.column_config.TextColumn(
+                         width="large")})
     if not nothing:
         for note in notes(walk):
             st.info(escape_markdown(note), icon=":material/info:")
@@ -252,7 +252,7 @@ def explain(walk, candidate: str, references: list[str], common: dict, custom: b
                   "floor 0.1, add-k 1), with and without effective order; the p_n as they "
                   "count in the score."))
     rows = smoothing_comparison(candidate, references, weights=weights, **common)
-    _tables.dataframe(smoothing_frame(rows), hide_index=True, key="teach_smoothing")
+    _classroom.table(smoothing_frame(rows), key="teach_smoothing")
     _charts.show_table(place, charts.smoothing_layout, *charts.smoothing_parts(rows),
                        key="teach_smoothing_chart")
 

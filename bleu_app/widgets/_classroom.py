@@ -18,9 +18,11 @@ from typing import Any
 
 import streamlit as st
 
+from bleu.display.escaping import show_controls_frame
 from bleu.i18n import tr
 from bleu.teaching.glossary import glossary
 from bleu_app import page_script
+from bleu_app.widgets import _tables
 
 #: the session value of presentation mode (True / False)
 PRESENTING = "teach_presenting"
@@ -35,7 +37,8 @@ PRESENT_PX, DARK = 19, "#1a1a1a"
 #: on a phone: tabs wrap instead of running off the screen, formulas scroll inside
 #: themselves, the page's side padding is small, a table's toolbar (which a touch screen
 #: always shows, above the table's top edge) has room of its own instead of covering the
-#: heading above the table
+#: heading above the table; on every screen a metric's label wraps instead of being cut
+#: ("c (tokens in de kandidaat-ver…")
 PHONE_STYLE = """
 @media (max-width: 640px) {
   [data-testid="stTabs"] [role="tablist"] { flex-wrap: wrap; overflow: visible;
@@ -49,6 +52,9 @@ PHONE_STYLE = """
     padding-top: 2.25rem; }
 }
 .katex-display { overflow-x: auto; overflow-y: hidden; }
+[data-testid="stMetricLabel"] p { white-space: normal !important; overflow: visible !important;
+                                  text-overflow: clip !important; }
+[data-testid="stMetricLabel"] { height: auto !important; }
 """
 #: presentation mode: no sidebar (nor its open button) and no header bar over the title, the
 #: page's options hidden, type of at least 19 px everywhere (captions, labels and help text
@@ -72,10 +78,15 @@ html {{ font-size: {PRESENT_PX}px; }}
 [data-testid="stMarkdownContainer"] p, [data-testid="stMarkdownContainer"] li,
 [data-testid="stProgress"] p, [data-testid="stRadio"] label p,
 [data-testid="stCheckbox"] p, [data-testid="stPageLink"] span {{
-  font-size: 1rem !important; color: {DARK} !important; }}
-[data-testid="stPageLink"] a span {{ color: #0b57d0 !important;
-  text-decoration: underline; text-underline-offset: 0.18em; }}
+  font-size: 1rem !important; color: {DARK} !important; opacity: 1 !important; }}
+[data-testid="stPageLink"] a span, [data-testid="stPageLink"] a p {{
+  color: #0b57d0 !important; text-decoration: underline; text-underline-offset: 0.18em; }}
 [data-testid="stPageLink"] a {{ padding-left: 0; padding-right: 0; }}
+[data-testid="stMain"] [data-baseweb="select"] *, [data-testid="stMain"] input,
+[data-testid="stMain"] textarea, [data-testid="stMain"] button p {{
+  font-size: 1rem !important; }}
+[data-testid="stTable"] th, [data-testid="stTable"] td {{
+  font-size: 1rem !important; color: {DARK} !important; }}
 """
 #: presentation mode's chart text: every axis, legend, title and text mark at least 18 px,
 #: dark (merged into each chart's Vega-Lite config; builders set no font sizes of their own)
@@ -91,18 +102,26 @@ PRESENT_CHART = {
 }
 
 
+#: how much taller a chart of fixed height is drawn in presentation mode
+PRESENT_HEIGHT = 1.5
+
+
 def presenting() -> bool:
     """Whether presentation mode is on in this session."""
     return bool(st.session_state.get(PRESENTING, False))
 
 
 def presented_spec(spec: dict[str, Any]) -> dict[str, Any]:
-    """``spec`` with presentation mode's chart text merged into its config (a new dict: the
-    spec given may be shared between sessions)."""
+    """``spec`` with presentation mode's chart text merged into its config, and a fixed
+    height ``PRESENT_HEIGHT`` times taller (the larger text takes room from the plot); a new
+    dict: the spec given may be shared between sessions."""
     config = dict(spec.get("config") or {})
     for part, settings in PRESENT_CHART.items():
         config[part] = {**(config.get(part) or {}), **settings}
-    return {**spec, "config": config}
+    taller = {}
+    if isinstance(spec.get("height"), int | float):
+        taller["height"] = round(spec["height"] * PRESENT_HEIGHT)
+    return {**spec, **taller, "config": config}
 
 
 class _Presented:
@@ -164,6 +183,17 @@ def glossary_panel() -> None:
     st.markdown("\n".join(
         f"- **{t.name}**" + (f" ({t.symbol})" if t.symbol else "") + f": {t.meaning}"
         for t in glossary()))
+
+
+def table(frame: Any, key: str, **options: Any) -> None:
+    """A table of the teaching pages: in presentation mode a plain HTML table (its text takes
+    the presentation type, where a data grid draws 14-pixel text on a canvas), indexed by its
+    first column; otherwise the app's data grid (``options``: its column settings)."""
+    if presenting():
+        shown = show_controls_frame(frame)
+        st.table(shown.set_index(shown.columns[0]))
+    else:
+        _tables.dataframe(frame, hide_index=True, key=key, **options)
 
 
 def options_box(name: str, **options: Any) -> Any:

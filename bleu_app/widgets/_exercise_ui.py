@@ -61,7 +61,10 @@ def _own(prefix: str, focus: Sequence[str] | None) -> core.Exercise | None:
 
 
 def _describe(exercise: core.Exercise) -> None:
-    st.info(escape_markdown(exercise.lesson), icon=":material/school:")
+    """The lesson, the pair (or the corpus) with its source, and the formula in force; in
+    presentation mode the lesson and the pair side by side."""
+    lesson, pair_place = st.columns(2) if _classroom.presenting() else (st, st)
+    lesson.info(escape_markdown(exercise.lesson), icon=":material/school:")
     lines = []
     for k, pair in enumerate(exercise.pairs, start=1):
         head = tr("Sentence {k}").format(k=k) if exercise.corpus else tr("Candidate translation")
@@ -69,11 +72,11 @@ def _describe(exercise: core.Exercise) -> None:
         for letter, ref in zip(LETTERS, pair.references, strict=False):
             name = tr("reference {name}").format(name=letter)
             lines.append(f"  - *{escape_markdown(name)}*: {escape_markdown(ref)}")
-    st.markdown("\n".join(lines))
-    st.caption(escape_markdown(tr("Source: {origin}. Tokenizer {tokenize}, "
-                                  "case-sensitive.").format(origin=exercise.origin,
-                                                            tokenize=exercise.options.tokenize)
-                               + " " + in_force(exercise.options)))
+    pair_place.markdown("\n".join(lines))
+    pair_place.caption(escape_markdown(tr("Source: {origin}. Tokenizer {tokenize}, "
+                                          "case-sensitive.").format(
+        origin=exercise.origin, tokenize=exercise.options.tokenize)))
+    st.caption(escape_markdown(in_force(exercise.options)))
 
 
 def verdict_line(verdict: core.Verdict) -> str:
@@ -119,18 +122,17 @@ def show(prefix: str, keys: Sequence[str] | None = None, focus: Sequence[str] | 
     by_key = {e.key: (e.focus(focus) if focus else e) for e in chosen_exercises}
     names = {**{k: e.title for k, e in by_key.items()}, OWN: tr("Your own pair")}
     presenting = _classroom.presenting()
+    how = tr("Compute the numbers by hand, type them in and check them. Leave a box empty to "
+             "skip it.")
     key = st.selectbox(tr("Exercise"), list(names), format_func=names.get,
                        key=f"{prefix}_choice",
-                       help=tr("Compute the numbers by hand, type them in and check them. "
-                               "Leave a box empty to skip it."))
+                       help=how + ("\n\n" + core.tolerance_text() if presenting else ""))
     exercise = _own(prefix, focus) if key == OWN else by_key[key]
     if exercise is None:
         return
     _describe(exercise)
     solution = core.solve(exercise)  # a few sentences: milliseconds
-    if presenting:
-        st.caption(escape_markdown(tr("How answers are checked")), help=core.tolerance_text())
-    else:
+    if not presenting:  # on a projector: behind the help icon of the exercise's name
         st.caption(escape_markdown(core.tolerance_text()))
     form_key = f"{prefix}_form_{key}"
     answers = {}

@@ -14,7 +14,7 @@ from bleu.i18n import tr
 from bleu.teaching.breakdown import Walkthrough, ngram_frame, ngram_help
 from bleu.teaching.exercises import RIGHT, SKIPPED, UNREADABLE, Verdict
 from bleu.teaching.steps import Step, solution_for, steps
-from bleu_app.widgets import _classroom, _tables
+from bleu_app.widgets import _classroom
 
 STEP = "teach_step"  # the index of the step shown (a session value, moved by the buttons)
 PREDICT = "teach_predict"  # the toggle: ask for a prediction before revealing
@@ -41,8 +41,8 @@ def _table(walk: Walkthrough, step: Step) -> None:
         return
     help_config = {column: st.column_config.Column(column, help=text)
                    for column, text in ngram_help().items()}
-    _tables.dataframe(ngram_frame(walk, step.order), hide_index=True,
-                      column_config=help_config, key=f"teach_step_table_{step.order}")
+    _classroom.table(ngram_frame(walk, step.order), key=f"teach_step_table_{step.order}",
+                     column_config=help_config)
 
 
 def verdict_text(verdict: Verdict) -> str:
