@@ -322,8 +322,8 @@ else:
     # boxes and settings go below the steps, so the step's buttons and numbers come first
     # (on a phone too); containers keep this order whatever is drawn into them first
     compact = presenting or view == "steps"
-    top, middle = st.container(), st.container()
-    bottom = st.container() if compact else top
+    top, middle, end = st.container(), st.container(), st.container()
+    bottom = end if compact else top
     typed = [x for x in state[REFERENCES].splitlines() if x.strip()]
     if compact:
         top.markdown(example_lines(state[CANDIDATE], typed))
@@ -362,7 +362,7 @@ else:
             explain(walk, candidate, references, common, bool(state.get(CUSTOM)), method,
                     value, effective, weights)
     if not presenting:  # a lecturer does not show these on the projector
-        with bottom:
+        with end:
             _learned.pair_score(candidate, references)
             downloads(walk, candidate, references)
 if not presenting:
