@@ -1,7 +1,7 @@
 """The command line's learned metrics, ``-m comet`` and ``-m bertscore``: computed from a model on
 this machine (``bleu.metrics.learned``; never downloaded), cached in the workspace database by
 model and text (so a second run, or the app, takes them from there), then scored and tested as a
-``--scores`` metric is (``scores.matched_metric``: rows, confidence intervals and paired tests
+``--scores`` metric is (added to the evaluation: rows, confidence intervals and paired tests
 on segment scores). Loaded only when one is asked for; the libraries load when a model does.
 
 The plan (segments to compute, those cached, the estimated time and device) is logged before
@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from ..evaluation import Evaluation, registry
 from ..explore.learned_metrics import metric_label, plan_text, progress_text
 from ..i18n import tr
 from ..metrics.learned import Plan, Progress, ProgressCallback, Scorer, score
@@ -24,7 +25,7 @@ from ..metrics.learned.background import FallbackScoreCache
 from ..workspace.config import database_location
 from ..workspace.score_cache import score_cache
 from .inputs import CommandLineError, paired_test_asked, read_segments
-from .scores import ScoreMetric, check_pairs, matched_metric
+from .scores import CLI_HINT, check_pairs
 
 logger = logging.getLogger("bleu.cli")
 
@@ -119,29 +120,26 @@ def _source(args: argparse.Namespace, n_segments: int) -> list[str]:
     return sources
 
 
-def learned_metrics(args: argparse.Namespace, systems: Sequence[tuple[str, Sequence[str]]],
-                    references: Sequence[Sequence[str]], taken: Sequence[str],
-                    ) -> list[ScoreMetric]:
-    """Every learned metric of ``-m`` for ``systems`` (the command line's names, in order),
-    computed (or taken from the cache) and matched as a ``--scores`` metric; ``taken`` are the
-    labels of the table's other columns."""
+def add_learned_metrics(evaluation: Evaluation, args: argparse.Namespace,
+                        taken: Sequence[str]) -> list[str]:
+    """Every learned metric of ``-m`` computed (or taken from the cache) for the evaluation's
+    systems and added to it as segment scores, in the direction its registry entry declares;
+    ``taken`` are the labels of the table's other columns. Returns the labels, in order."""
     metrics = asked(args)
     if not metrics:
         return []
-    names = [name for name, _ in systems]
-    n_segments = len(systems[0][1])
-    sources = _source(args, n_segments) if "comet" in metrics else None
+    sources = _source(args, evaluation.n_segments) if "comet" in metrics else None
     cache = FallbackScoreCache(score_cache(database_location()))
-    found = []
+    labels = []
     for metric in metrics:
         scorer, label = _scorer(metric, args)
         if label in taken:
             raise CommandLineError(tr("{label} is also the name of a --scores metric; name "
                                       "that file's scores with --scores-label.").format(
                 label=label))
-        streams = [] if metric == "comet" and args.comet_no_reference else references
+        streams = [] if metric == "comet" and args.comet_no_reference else evaluation.references
         try:
-            result = score(scorer, dict(systems), sources=sources, references=streams,
+            result = score(scorer, evaluation.systems, sources=sources, references=streams,
                            cache=cache, progress=terminal_progress(label, sys.stderr,
                                                                    args.quiet))
         except KeyboardInterrupt:
@@ -152,10 +150,13 @@ def learned_metrics(args: argparse.Namespace, systems: Sequence[tuple[str, Seque
         logger.info(tr("{label}: {computed} segments computed, {cached} taken from the "
                        "cache.").format(label=label, computed=result.computed,
                                         cached=result.cached))
-        found.append(matched_metric(result.to_segment_scores(label), names, {}, n_segments))
+        spec = registry.by_command_name(metric)
+        labels.append(evaluation.add_scores(result.to_segment_scores(label),
+                                            higher_is_better=spec.higher_is_better,
+                                            require_all=True, hint=CLI_HINT))
         if paired_test_asked(args):
-            check_pairs(found[-1], names)
+            check_pairs(evaluation, labels[-1])
     if cache.failure:
         logger.warning(tr("The scores were not kept for the next run: {error}").format(
             error=cache.failure))
-    return found
+    return labels

@@ -1,0 +1,84 @@
+"""Every metric the project knows, declared once: one ``MetricSpec`` each in ``registry``.
+
+Adding a metric is one entry here and its module (docs/architecture.md: "Add a metric").
+Nothing heavy is imported to declare them: each factory imports its metric when called.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from functools import cache
+from importlib.util import find_spec
+from typing import Any
+
+from ..metrics.bleu.score import BLEUOptions
+from ..metrics.chrf.score import CHRFOptions
+from ..metrics.ter.score import TEROptions
+from .registry import LEARNED, SEGMENT, TEXT, MetricSpec, registry
+
+
+def _bleu(options: BLEUOptions, references: Any) -> Any:
+    from ..metrics.bleu import BLEU
+
+    return BLEU(**asdict(options), force=True, references=references)
+
+
+def _chrf(options: CHRFOptions, references: Any) -> Any:
+    from ..metrics.chrf import CHRF
+
+    return CHRF(**asdict(options), references=references)
+
+
+def _ter(options: TEROptions, references: Any) -> Any:
+    from ..metrics.ter import TER
+
+    return TER(**asdict(options), references=references)
+
+
+@cache
+def _installed(*modules: str) -> bool:
+    """Whether every module of an extra can be imported here (nothing is imported)."""
+    return all(find_spec(module) is not None for module in modules)
+
+
+def _comet(model: str, **options: Any) -> Any:
+    from ..metrics.learned import CometScorer
+
+    return CometScorer(model, **options)
+
+
+def _bertscore(model: str, **options: Any) -> Any:
+    from ..metrics.learned import BertScoreScorer
+
+    return BertScoreScorer(model, **options)
+
+
+def _learned_label(metric: str) -> Any:
+    def label(model: str, num_layers: int | None = None, **_: Any) -> str:
+        from ..explore.learned_metrics import metric_label
+
+        return metric_label(metric, model, num_layers)
+    return label
+
+
+BLEU_SPEC = registry.register(MetricSpec(
+    "BLEU", TEXT, higher_is_better=True, options=BLEUOptions, build=_bleu, command_name="bleu"))
+CHRF_SPEC = registry.register(MetricSpec(
+    "chrF", TEXT, higher_is_better=True, options=CHRFOptions, build=_chrf, command_name="chrf"))
+CHRF_PP_SPEC = registry.register(MetricSpec(
+    "chrF++", TEXT, higher_is_better=True, options=CHRFOptions, defaults={"word_order": 2},
+    build=_chrf))
+#: TER keeps sacrebleu's (and tercom's) case-insensitive default, as papers report it
+TER_SPEC = registry.register(MetricSpec(
+    "TER", TEXT, higher_is_better=False, options=TEROptions, build=_ter, command_name="ter"))
+COMET_SPEC = registry.register(MetricSpec(
+    "COMET", LEARNED, higher_is_better=True, needs_source=True, load=_comet,
+    label=_learned_label("COMET"), available=lambda: _installed("torch", "comet"),
+    command_name="comet", extra="learned", marks_spans=True))
+BERTSCORE_SPEC = registry.register(MetricSpec(
+    "BERTScore", LEARNED, higher_is_better=True, load=_bertscore,
+    label=_learned_label("BERTScore"), available=lambda: _installed("torch", "bert_score"),
+    command_name="bertscore", extra="learned"))
+#: segment scores read from a file (COMET, MQM, DA...): their direction comes with each set
+SEGMENT_SCORES_SPEC = registry.register(MetricSpec(
+    "Segment scores", SEGMENT, higher_is_better=True))
