@@ -45,7 +45,7 @@ DRIFTING = {"nl": (
      "n-gramprecisie, n-gramorde, n-gramoverlap (één woord)"),
     (r"(?<![Aa]an)geleerde metriek|[Aa]angeleerde metrics|\b[Ll]earned metrics?\b",
      "aangeleerde metriek / metrieken"),
-    (r"(?<![-\w{])(?<!Quality )[Mm]etrics\b(?! Are| Shared| for| Maze)",
+    (r"(?<![-.\w{])(?<!Quality )[Mm]etrics\b(?! Are| Shared| for| Maze)",
      "metriek / metrieken"),
     (r"[Gg]eometrisch gemiddelde", "meetkundig gemiddelde"),
     (r"[Ss]traf voor kortheid|[Bb]eknoptheidsstraf|[Kk]ortheidsstraf", "straf voor beknoptheid"),
