@@ -85,7 +85,8 @@ html {{ font-size: {PRESENT_PX}px; }}
 [data-testid="stMain"] [data-baseweb="select"] *, [data-testid="stMain"] input,
 [data-testid="stMain"] textarea, [data-testid="stMain"] button p {{
   font-size: 1rem !important; }}
-[data-testid="stMain"] [data-baseweb="tag"] span {{ font-size: 1rem !important; }}
+[data-testid="stMain"] [data-tag], [data-testid="stMain"] [data-tag] * {{
+  font-size: 1rem !important; }}
 [data-testid="stTable"] th, [data-testid="stTable"] td {{
   font-size: 1rem !important; color: {DARK} !important; }}
 """
