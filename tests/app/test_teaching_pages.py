@@ -577,8 +577,16 @@ def test_presentation_mode_hides_sidebar_and_options():
     styles = [h.value for h in at.html]
     assert any('[data-testid="stSidebar"]' in s and "present_hide" in s for s in styles)
     assert at.session_state["teach_presenting"] is True
+    # what a lecturer does not show: the downloads, the link box, the COMET note
+    assert not at.download_button
+    assert not any("Link to this example" in e.label for e in at.expander)
+    assert not any("A learned metric (COMET" in c.value for c in at.caption)
     at.switch_page("bleu_app/views/blind_spots.py").run()  # it holds across the pages
     assert at.toggle(key="present_toggle_blind_spots").value is True
+    assert not any("upload their segment scores" in i.value for i in at.info)
+    assert not at.exception
+    at.switch_page("bleu_app/views/sensitivity.py").run()  # Sensitivity is presentable too
+    assert at.toggle(key="present_toggle_sensitivity").value is True
     assert not at.exception
 
 
