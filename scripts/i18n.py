@@ -1,6 +1,7 @@
 """The interface's catalogs with Babel: extract every ``tr``/``ntr``/``N_`` string of the core and
 the app into a template, update each language's ``.po`` from it, check that nothing is left
-untranslated or fuzzy.
+untranslated or fuzzy, and that no translation uses a variant of a term that must not drift
+(``DRIFTING``: the Dutch article's terms, one spelling each, and the "je" register).
 
     python scripts/i18n.py update   # after changing strings: new msgids in, gone ones out
     python scripts/i18n.py check    # what the tests check: exit 1 on a missing translation
@@ -11,6 +12,7 @@ The ``.po`` files are the catalogs the app reads (``bleu.i18n`` compiles them in
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -28,6 +30,36 @@ LANGUAGES = ("nl",)
 LOCALE_DIR = ROOT / "bleu" / "locale"
 HEADER = ("# The interface of BLEU Explorer, translated. Kept by scripts/i18n.py (update, check);\n"
           "# terms as ../shared/TEACHING_NL.md lists them for Dutch.")
+
+
+#: per language: (a variant that must not appear, the term to use instead), as regular
+#: expressions matched case-sensitively against every translation. Dutch: the terms of
+#: ../shared/TEACHING_NL.md in one spelling each (TEACHING_NL_REVIEW.md found them drifting),
+#: SacreBLEU spelled as its README spells it (``sacrebleu`` only as a command or module), and
+#: "je" where the app speaks to a person.
+DRIFTING = {"nl": (
+    (r"[Hh]ypothese(?!n\b)|(?<!wetenschappelijke )hypothesen", "kandidaat-vertaling"),
+    (r"[Kk]andidaatvertaling|[Kk]andidaat vertaling", "kandidaat-vertaling"),
+    (r"[Rr]eferentie-vertaling|[Rr]eferentie vertaling", "referentievertaling"),
+    (r"\bn-gram[ -](?:precisie|orde|overlap|overeenkomst|totaal|totale|tabel)",
+     "n-gramprecisie, n-gramorde, n-gramoverlap (één woord)"),
+    (r"(?<![Aa]an)geleerde metriek|[Aa]angeleerde metrics|\b[Ll]earned metrics?\b",
+     "aangeleerde metriek / metrieken"),
+    (r"(?<![-.\w{])(?<!Quality )[Mm]etrics\b(?! Are| Shared| for| Maze)",
+     "metriek / metrieken"),
+    (r"[Gg]eometrisch gemiddelde", "meetkundig gemiddelde"),
+    (r"[Ss]traf voor kortheid|[Bb]eknoptheidsstraf|[Kk]ortheidsstraf", "straf voor beknoptheid"),
+    (r"[Bb]asislijn", "baseline"),
+    (r"[Ss]moothing-(?:waarde|methode)", "smoothingwaarde, smoothingmethode"),
+    (r"sacreBLEU|Sacrebleu|SACREBLEU|(?<![.`/~{\w])sacrebleu(?! -|\.\w|`)", "SacreBLEU"),
+    (r"\b(?:[Uu]|[Uu]w)\b(?!\+)", "je / jouw (het register van de app)"),
+)}
+
+
+def drifting(text: str, code: str) -> list[tuple[str, str]]:
+    """Every (variant found, term to use) of ``DRIFTING[code]`` in ``text``."""
+    return [(found.group(0), preferred) for pattern, preferred in DRIFTING.get(code, ())
+            for found in re.finditer(pattern, text)]
 
 
 def po_path(code: str) -> Path:
@@ -80,7 +112,7 @@ def update() -> None:
 
 def problems(code: str) -> list[str]:
     """What is wrong with language ``code``'s catalog: msgids of the code it lacks or has
-    beyond the code's, empty or fuzzy translations."""
+    beyond the code's, empty or fuzzy translations, translations with a drifting term."""
     wanted = {message.id for message in extract() if message.id}
     catalog = read(code)
     found = {message.id for message in catalog if message.id}
@@ -94,6 +126,8 @@ def problems(code: str) -> list[str]:
             found_problems.append(f"untranslated: {message.id!r}")
         elif message.fuzzy:
             found_problems.append(f"fuzzy: {message.id!r}")
+        found_problems += [f"term: {variant!r} (use {preferred}) in {message.id!r}"
+                           for string in strings for variant, preferred in drifting(string, code)]
     return found_problems
 
 

@@ -4,9 +4,11 @@ Usage: python scripts/screenshots.py [--max-height 2500] [--teaching-nl]. Starts
 free port, opens each page through the sidebar in headless Debian Chromium (/usr/bin/chromium),
 makes the window as tall as the page's content (Streamlit scrolls inside a div, so
 full_page=True would not), and saves a 256-colour PNG 1400 px wide, cut at --max-height. Prints
-what it found wrong per page. ``--teaching-nl`` shoots the teaching pages in Dutch instead: in
-presentation mode at 1280x720 (``nl_<page>_present.png``) and on a 390x844 phone
-(``nl_<page>_phone.png``), each as tall as its content.
+what it found wrong per page. ``--teaching-nl`` shoots the teaching pages in Dutch instead (How
+BLEU works also one step at a time and with its exercises): in presentation mode at 1280x720
+(``nl_<page>_present.png``) and on a 390x844 phone (``nl_<page>_phone.png``), each as tall as
+its content. The Chinese and Japanese cases need a CJK font for their glyphs (Debian's
+fonts-wqy-zenhei); without one Chromium draws boxes.
 """
 
 from __future__ import annotations
@@ -80,8 +82,17 @@ def shoot_detail(page: Page, selector: str, path: Path) -> None:
     save_png(page.screenshot(), path)
 
 
-#: the teaching pages shot in Dutch, and the windows: presentation mode on a projector, a phone
-TEACHING = ("how_bleu_works", "brevity_penalty", "blind_spots")
+#: the teaching pages shot in Dutch (screenshot name -> page and the view's query), and the
+#: windows: presentation mode on a projector, a phone
+TEACHING = {
+    "how_bleu_works": ("how_bleu_works", ""),
+    "how_bleu_works_steps": ("how_bleu_works", "&ex_view=steps&ex_step=1"),
+    "how_bleu_works_exercises": ("how_bleu_works", "&ex_view=exercises"),
+    "brevity_penalty": ("brevity_penalty", ""),
+    "sensitivity": ("sensitivity", ""),
+    "blind_spots": ("blind_spots", ""),
+    "background": ("background", ""),
+}
 WINDOWS = {"present": ({"width": 1280, "height": 720}, "&present=1"),
            "phone": ({"width": 390, "height": 844}, "")}
 
@@ -92,15 +103,19 @@ def shoot_teaching_nl(url: str, browser, max_height: int) -> int:
     broken = 0
     for mode, (window, query) in WINDOWS.items():
         page = browser.new_page(viewport=window)
-        for name in TEACHING:
+        for name, (script, view) in TEACHING.items():
             page.set_viewport_size(window)
-            page.goto(f"{url}/{name}?lang=nl{query}")
+            page.goto(f"{url}/{script}?lang=nl{query}{view}")
             wait_idle(page)
-            marks = wait_all_charts(page)
+            page.wait_for_function(
+                "() => !document.querySelector('[data-testid=\"stSkeleton\"]')", timeout=60_000)
+            charted = page.locator('[data-testid="stVegaLiteChart"]').count() > 0
+            marks = wait_all_charts(page) if charted else []
             height = min(full_page_height(page), max_height)
             page.set_viewport_size({"width": window["width"], "height": height})
             wait_idle(page)
-            wait_all_charts(page)
+            if charted:
+                wait_all_charts(page)
             page.wait_for_timeout(500)
             path = OUT / f"nl_{name}_{mode}.png"
             save_png(page.screenshot(), path)

@@ -16,6 +16,7 @@ from ..display.formatting import CORRELATION, COUNT, PRECISION, SCORE
 from ..i18n import tr
 from ..teaching.blind_spots import METRIC_COLUMNS
 from ..teaching.interpretation import BANDS
+from .palette import LABEL
 
 WIDTH = 560
 
@@ -42,8 +43,8 @@ def case_chart(frame: pd.DataFrame) -> alt.LayerChart:
     )
     bars = base.mark_bar().encode(y=alt.Y("score:Q", title=tr("score (0–100)"),
                                           scale=alt.Scale(domain=[0, 105], clamp=True)))
-    labels = base.mark_text(baseline="bottom", dy=-2, fontSize=10).encode(
-        y=alt.Y("score:Q"), text="label:N")
+    labels = base.mark_text(baseline="bottom", dy=-2).encode(  # dark: legible on a projector
+        y=alt.Y("score:Q"), text="label:N", color=alt.value(LABEL))
     title = alt.TitleParams(tr("The same pair under every metric"),
                             subtitle=tr("TER: lower is better"))  # two short lines: a phone
     return alt.layer(bars, labels).properties(title=title, width="container", height=260)
@@ -101,7 +102,7 @@ def disagreement_chart(bleu_scores: np.ndarray, external: np.ndarray, picked: pd
                                   legend=alt.Legend(orient="bottom", labelLimit=400)),
         tooltip=[alt.Tooltip("segment:Q", format=COUNT.d3, title=tr("segment")),
                  alt.Tooltip("direction:N", title=tr("direction"))])
-    numbers = alt.Chart(marked).mark_text(dx=9, dy=-9, fontSize=11).encode(
+    numbers = alt.Chart(marked).mark_text(dx=9, dy=-9).encode(
         x=x, y=y, text="segment:Q")
     return alt.layer(dots, rings, numbers).properties(
         title=tr("Sentence BLEU against {label}, one point per rated segment").format(

@@ -19,6 +19,8 @@ PALETTE = ("#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b
            "#ff9da6", "#9d755d", "#bab0ac")
 #: a value that does not stand for a system (a reference line)
 NEUTRAL = "#888888"
+#: text marks drawn over a chart (values on bars): dark, legible on a projector
+LABEL = "#262730"
 #: a point not selected on a chart
 UNSELECTED = "#bbbbbb"
 #: significant differences, as cell fills: in favour of the row system, against it (light, so

@@ -20,6 +20,8 @@ from ..explore.sensitivity import MQMCorrelation, TokenizerGrid
 from ..i18n import tr
 from ..teaching.breakdown import BrevityStep, SmoothingRow, Walkthrough, fmt_score
 from ..teaching.brevity import SystemLength, WhatIf, bp_curve, zoom_window
+from ..teaching.option_names import on_off, smoothing_name
+from .palette import LABEL
 
 WIDTH = 560
 
@@ -57,8 +59,8 @@ def precisions_layout(data: pd.DataFrame) -> alt.LayerChart:
     bars = base.mark_bar().encode(
         y=alt.Y("percent:Q", title=tr("p_n (%)"), scale=alt.Scale(domain=[0, 100])))
     undefined = base.transform_filter("datum.percent === null").mark_text(
-        angle=270, align="left", dx=4, fontSize=11).encode(
-        y=alt.datum(0), text=alt.value(tr("undefined")))
+        angle=270, align="left", dx=4).encode(
+        y=alt.datum(0), text=alt.value(tr("undefined")), color=alt.value(LABEL))
     return alt.layer(bars, undefined).properties(title=tr("Modified n-gram precisions"),
                                                  width=WIDTH)
 
@@ -99,10 +101,9 @@ def log_terms_layout(data: pd.DataFrame, low: float) -> alt.LayerChart:
         x=alt.X("n:O", title=tr("n-gram order n"), axis=alt.Axis(labelAngle=0)),
         tooltip=["n:O", "w_n:N", "p_n:N", alt.Tooltip("label:N", title=tr("w_n·log p_n"))])
     bars = base.mark_bar().encode(y=y)
-    labels = base.mark_text(baseline="bottom", dy=-3, fontSize=12).encode(
-        y=alt.datum(0), text="label:N")
-    return alt.layer(bars, labels).properties(title=tr("Terms of the weighted log sum"),
-                                              width=WIDTH)
+    labels = base.mark_text(baseline="bottom", dy=-3).encode(y=alt.datum(0), text="label:N")
+    return alt.layer(bars, labels).properties(
+        title=tr("Terms of the weighted sum of logarithms"), width=WIDTH)
 
 
 #: the tops a BLEU axis may have (what Vega's ``nice`` would round most axes to anyway): few,
@@ -126,8 +127,8 @@ def smoothing_chart(rows: Sequence[SmoothingRow]) -> alt.LayerChart:
 
 def smoothing_parts(rows: Sequence[SmoothingRow]) -> tuple[pd.DataFrame, tuple[str, ...], float]:
     """``smoothing_chart``'s table, the order of its methods and the top of its BLEU axis."""
-    data = pd.DataFrame([{"smoothing": r.smooth_method,
-                          "effective order": tr("on") if r.effective_order else tr("off"),
+    data = pd.DataFrame([{"smoothing": smoothing_name(r.smooth_method),
+                          "effective order": on_off(r.effective_order),
                           "BLEU": r.score, "label": fmt_score(r.score)} for r in rows])
     return data, tuple(dict.fromkeys(data.smoothing)), _score_top(data.BLEU.tolist())
 
@@ -146,7 +147,8 @@ def smoothing_layout(data: pd.DataFrame, methods: tuple[str, ...],
     )
     bars = base.mark_bar().encode(
         y=alt.Y("BLEU:Q", title=tr("sentence BLEU"), scale=alt.Scale(domain=[0, top])))
-    labels = base.mark_text(baseline="bottom", dy=-3).encode(y="BLEU:Q", text="label:N")
+    labels = base.mark_text(baseline="bottom", dy=-3).encode(y="BLEU:Q", text="label:N",
+                                                             color=alt.value(LABEL))
     return alt.layer(bars, labels).properties(title=tr("The same sentence under every smoothing"),
                                               width=WIDTH)
 
@@ -216,17 +218,18 @@ def bp_curve_chart(positions: Sequence[SystemLength], *,
         layers.append(alt.Chart(mark).mark_point(shape="diamond", size=160, filled=True,
                                                  color="black").encode(
             x="ratio:Q", y="bp:Q", tooltip=[alt.Tooltip("label:N", title=tr("sentence"))]))
-    title = (alt.TitleParams(tr("Zoomed to the systems"), subtitle=tr("hover for names"))
+    title = (alt.TitleParams(tr("Zoomed in on the systems"),
+                             subtitle=tr("point at a dot for the system's name"))
              if window is not None else
              alt.TitleParams(tr("BP = e^(1 − r/c) and the systems"),
-                             subtitle=tr("shaded: the zoom; ◆ your sentence")))
+                             subtitle=tr("shaded: the zoomed area; ◆ your sentence")))
     return alt.layer(*layers).properties(
         title=title, width="container", height=260,
         autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
 
 
 def whatif_chart(whatif: WhatIf) -> alt.LayerChart:
-    """BLEU and 100·BP against the length ratio as hypotheses are shortened or lengthened;
+    """BLEU and 100·BP against the length ratio as candidates are shortened or lengthened;
     dashed: the best BLEU. ``mark_resize`` adds the slider's point to its spec."""
     frame = whatif.frame()
     data = frame.assign(**{"100·BP": 100 * frame.bp}).melt(
@@ -247,8 +250,9 @@ def whatif_chart(whatif: WhatIf) -> alt.LayerChart:
         x="ratio:Q", tooltip=[alt.Tooltip("percent:Q", title=tr("resize (%)")),
                               alt.Tooltip("score:Q", format=SCORE.d3, title="BLEU")])
     return alt.layer(lines, mark).properties(
-        title=alt.TitleParams(tr("What if every hypothesis were shorter or longer"),
-                              subtitle=tr("dashed: the best BLEU; black: the slider")),
+        title=alt.TitleParams(tr("What if every candidate translation were shorter or longer"),
+                              subtitle=tr("dashed line: the highest BLEU; black line: the "
+                                          "slider's position")),
         width=WIDTH)
 
 

@@ -40,7 +40,7 @@ from .breakdown import no_reference
 
 #: the languages a case or the user's own pair can be in (METEOR's stemmer and synonyms,
 #: ROUGE's tokenizer depend on it), by code
-LANGUAGES = ("en", "de", "nl", "zh", "other")
+LANGUAGES = ("en", "de", "nl", "zh", "ja", "other")
 #: the score columns of ``case_frame`` and ``PairScores.row``, in display order
 METRIC_COLUMNS = ("BLEU", "chrF", "TER", "ROUGE-L", "METEOR")
 
@@ -48,18 +48,18 @@ METRIC_COLUMNS = ("BLEU", "chrF", "TER", "ROUGE-L", "METEOR")
 def language_names() -> dict[str, str]:
     """Each language code's name, in the interface's language."""
     return {"en": tr("English"), "de": tr("German"), "nl": tr("Dutch"), "zh": tr("Chinese"),
-            "other": tr("another language")}
+            "ja": tr("Japanese"), "other": tr("another language")}
 
 
 def metric_help() -> dict[str, str]:
     """What each score column means, for the tables' column help."""
     return {
-        "BLEU": tr("Sentence BLEU with sacrebleu's sentence defaults (exp smoothing, effective "
-                   "order), the sidebar's tokenizer and case."),
+        "BLEU": tr("SacreBLEU's sentence BLEU (exp smoothing, effective order), with the "
+                   "sidebar's tokenizer and case."),
         "chrF": tr("chrF2: character 1- to 6-gram F-score, recall weighted twice (β = 2); "
-                   "sacrebleu's defaults, the sidebar's case."),
+                   "SacreBLEU's defaults, the sidebar's case."),
         "TER": tr("Translation edit rate: word edits (shifts included) per reference word × "
-                  "100, with sacrebleu's defaults (case-insensitive, tercom tokens), as on the "
+                  "100, with SacreBLEU's defaults (case-insensitive, tercom tokens), as on the "
                   "Metrics page. Lower is better; it can pass 100."),
         "ROUGE-L": tr("ROUGE-L F1 (rouge-score): precision and recall of the longest common "
                       "subsequence of words, against the best reference."),

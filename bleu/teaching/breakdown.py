@@ -31,6 +31,7 @@ from ..errors import InputError, UnknownOptionError
 from ..i18n import tr
 from ..metrics.bleu.explain import Explanation, explain
 from ..metrics.bleu.score import SMOOTH_DEFAULTS, BLEUOptions
+from .option_names import on_off, smoothing_name
 
 #: The classic clipping example (Papineni et al. 2002): "the" seven times, credited only twice.
 CLASSIC_CANDIDATE = "the the the the the the the"
@@ -115,12 +116,13 @@ def presets() -> tuple[Preset, ...]:
     return (
         Preset("article", tr("The article's formula"),
                tr("BLEU as Papineni et al. (2002) define it: N = 4, w_n = 1/N, no smoothing, "
-                  "no effective order. A p_n of 0 makes the geometric mean, and BLEU, 0."),
+                  "no effective order. If one p_n is 0, the geometric mean and so BLEU are 0 "
+                  "too."),
                ARTICLE_FORMULA),
-        Preset("sacrebleu", tr("sacrebleu's sentence-BLEU defaults"),
-               tr("What sacrebleu.sentence_bleu (and bleu.sentence_bleu) compute: N = 4, "
-                  "w_n = 1/N, exp smoothing (a zero count becomes 1/2, 1/4, ... of the "
-                  "n-grams), effective order on. Not the article's formula: a sentence "
+        Preset("sacrebleu", tr("SacreBLEU's sentence BLEU"),
+               tr("What SacreBLEU's sentence_bleu (and bleu.sentence_bleu) computes: N = 4, "
+                  "w_n = 1/N, exp smoothing (a 0 is replaced by 1/(2·t_n), the next one by "
+                  "1/(4·t_n), …), effective order on. Not the article's formula: a sentence "
                   "with no matching 4-gram still gets a score above 0."),
                SENTENCE_DEFAULTS),
     )
@@ -443,8 +445,13 @@ def _steps(ex: Explanation, weights: tuple[float, ...]) -> tuple[list[OrderStep]
         what = (tr("p_{n} = {fraction} is undefined and counted as 0").format(
                     n=first.order, fraction=first.fraction)
                 if first.status == UNDEFINED else f"p_{first.order} = 0")
-        collapse = tr("{what}; log 0 = −∞, so the geometric mean, and BLEU, collapse to 0. "
-                      "Smoothing or effective order avoids that.").format(what=what)
+        remedy = (tr("Effective order avoids that: it leaves out an order the candidate has "
+                     "no n-grams of.") if first.status == UNDEFINED else
+                  tr("Smoothing avoids that; effective order does not help here, it only "
+                     "leaves out orders the candidate has no n-grams of (a sentence shorter "
+                     "than N tokens)."))
+        collapse = tr("{what} and log 0 = −∞: the geometric mean and so BLEU become 0.").format(
+            what=what) + " " + remedy
     return steps, collapse
 
 
@@ -528,7 +535,7 @@ def notes(walk: Walkthrough) -> tuple[str, ...]:
             k = fmt_count(options.resolved_smooth_value or 0)
             out.append(tr("The candidate has no {n}-grams, so {names} would be 0/0. add-k adds "
                           "k = {k} to the matches and the totals of every order from 2 on, so "
-                          "p_{n} = (0 + {k})/(0 + {k}) = 100%: sacrebleu does the same, although "
+                          "p_{n} = (0 + {k})/(0 + {k}) = 100%: SacreBLEU does the same, although "
                           "there is nothing to match.").format(n=first.order, names=names, k=k))
         elif options.effective_order:
             used = [s.order for s in walk.orders if s.used]
@@ -538,7 +545,7 @@ def notes(walk: Walkthrough) -> tuple[str, ...]:
                 tokens=len(walk.tokens), names=names, top=max(used, default=0)))
         else:
             out.append(tr("The candidate has only {tokens} token(s): {names} = 0/0 is "
-                          "undefined. Without effective order sacrebleu counts it as 0, so "
+                          "undefined. Without effective order SacreBLEU counts it as 0, so "
                           "log 0 = −∞ and BLEU is 0; sentence BLEU turns effective order "
                           "on.").format(tokens=len(walk.tokens), names=names))
     if options.smooth_method == "add-k" and options.max_ngram_order > 1 and \
@@ -551,10 +558,10 @@ def notes(walk: Walkthrough) -> tuple[str, ...]:
 
 def undefined_note(step: OrderStep) -> str:
     """What happens to an order the candidate has no n-grams of (p_n = 0/0)."""
-    then = (tr("no n-gram matches at all, so sacrebleu counts it as 0 and BLEU is 0")
+    then = (tr("no n-gram matches at all, so SacreBLEU counts it as 0 and BLEU is 0")
             if step.status == NOTHING else
             tr("effective order drops it") if not step.used else
-            tr("without effective order sacrebleu counts it as 0") if step.precision == 0
+            tr("without effective order SacreBLEU counts it as 0") if step.precision == 0
             else tr("add-k makes it a number"))
     return tr("The candidate has no {n}-grams: p_{n} = 0/0 is undefined; {then}.").format(
         n=step.order, then=then)
@@ -563,22 +570,22 @@ def undefined_note(step: OrderStep) -> str:
 def _no_match_note(walk: Walkthrough) -> str:
     """Why no smoothing or effective order applies when no unigram matches."""
     if not walk.tokens:
-        return tr("The candidate is empty: every p_n is 0/0. sacrebleu returns BLEU = 0 as soon "
+        return tr("The candidate is empty: every p_n is 0/0. SacreBLEU returns BLEU = 0 as soon "
                   "as no n-gram matches, before smoothing and effective order are applied, and "
                   "reports every p_n as 0.")
     return tr("No candidate word is in any reference, so no longer n-gram can match either: "
-              "sacrebleu returns BLEU = 0 there, before smoothing and effective order are "
+              "SacreBLEU returns BLEU = 0 there, before smoothing and effective order are "
               "applied, and reports every p_n as 0.")
 
 
 def ngram_frame(walk: Walkthrough, order: int) -> pd.DataFrame:
     """The n-gram table of one order, ready for ``st.dataframe`` (see ``ngram_help``)."""
     rows = walk.tables[order - 1]
-    origin = tr("from ref")
+    origin = tr("in reference no.")
     return pd.DataFrame({
         tr("n-gram"): [r.ngram for r in rows],
         tr("count"): [r.count for r in rows],
-        tr("max ref count"): [r.max_ref_count for r in rows],
+        tr("max. in one reference"): [r.max_ref_count for r in rows],
         origin: [r.reference for r in rows],
         tr("credited"): [r.clipped for r in rows],
     }).astype({origin: "Int64"})
@@ -588,12 +595,14 @@ def ngram_help() -> dict[str, str]:
     """What each column of ``ngram_frame`` means (the page's column help and caption)."""
     return {
         tr("count"): tr("How often the candidate has this n-gram."),
-        tr("max ref count"): tr("The most times any ONE reference has it (counts are not added "
-                                "up across references)."),
-        tr("from ref"): tr("Which reference has that many (the first such one); empty when "
-                           "none has it."),
-        tr("credited"): tr("min(count, max ref count): the candidate's count clipped to what "
-                           "one reference supports."),
+        tr("max. in one reference"): tr(
+            "How often the n-gram occurs at most in one reference (the counts of different "
+            "references are not added up)."),
+        tr("in reference no."): tr(
+            "Which reference holds that maximum (the first one on a tie); empty when no "
+            "reference holds the n-gram."),
+        tr("credited"): tr("min(count, max. in one reference): the candidate's count clipped "
+                           "to what one reference supports."),
     }
 
 
@@ -604,7 +613,7 @@ def orders_frame(walk: Walkthrough) -> pd.DataFrame:
         "n": [s.order for s in walk.orders],
         tr("credited/total"): [s.raw_text for s in walk.orders],
         tr("p_n used"): [s.used_text for s in walk.orders],
-        tr("how"): [s.note for s in walk.orders],
+        tr("computation"): [s.note for s in walk.orders],
         "w_n": [s.weight_text for s in walk.orders],
         "log p_n": [s.log_text for s in walk.orders],
         "w_n·log p_n": [s.weighted_text for s in walk.orders],
@@ -640,7 +649,7 @@ def _short_note(walk: Walkthrough) -> str:
             s.total == 0 and s.order > 1 for s in walk.orders):
         return tr("add-k: 0/0 becomes 1")
     if any(s.status == SMOOTHED for s in walk.orders):
-        return tr("zeros smoothed")
+        return tr("0 replaced (smoothing)")
     return ""
 
 
@@ -676,9 +685,9 @@ def smoothing_frame(rows: Sequence[SmoothingRow]) -> pd.DataFrame:
     smoothing, value, effective, note = (tr("smoothing"), tr("value"), tr("effective order"),
                                          tr("note"))
     return pd.DataFrame([{
-        smoothing: r.smooth_method,
+        smoothing: smoothing_name(r.smooth_method),
         value: "" if r.smooth_value is None else fmt_count(r.smooth_value),
-        effective: tr("on") if r.effective_order else tr("off"),
+        effective: on_off(r.effective_order),
         "BLEU": fmt_score(r.score),
         **{f"p_{n + 1}": label for n, label in enumerate(r.labels)},
         note: r.note,

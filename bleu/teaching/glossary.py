@@ -22,14 +22,14 @@ class Term:
 def glossary() -> tuple[Term, ...]:
     """Every term, in the order a lesson meets them."""
     return (
-        Term("candidate", tr("candidate translation"), tr("hypothesis, system output"),
-             tr("The machine translation that is scored.")),
+        Term("candidate", tr("candidate translation"), tr("in English: hypothesis, system output"),
+             tr("The machine translation that is evaluated.")),
         Term("reference", tr("reference translation"), "",
              tr("A translation made by a person; BLEU compares the candidate with one or more "
                 "of them.")),
         Term("token", tr("token"), "",
              tr("A unit BLEU counts: a word, or a punctuation mark split off by the "
-                "tokenizer (13a: sacrebleu's default; zh: one token per Chinese character).")),
+                "tokenizer (13a: SacreBLEU's default; zh: one token per Chinese character).")),
         Term("ngram", tr("n-gram"), "",
              tr("A run of n tokens in a row: “the cat” is a 2-gram (bigram). A sentence of c "
                 "tokens has c − n + 1 n-grams.")),
@@ -44,6 +44,9 @@ def glossary() -> tuple[Term, ...]:
         Term("geometric", tr("geometric mean"), "exp(Σ w_n log p_n)",
              tr("The N-th root of the product of the p_n (with w_n = 1/N). One p_n of 0 makes "
                 "it 0.")),
+        Term("log", tr("logarithm"), "log = ln",
+             tr("In BLEU's formula log is the natural logarithm ln (base e), which exp undoes: "
+                "ln 0.5 = −0.6931. log10 (base 10) gives other numbers.")),
         Term("bp", tr("brevity penalty"), "BP",
              tr("Precision alone rewards short output; BP = e^(1 − r/c) when the candidate is "
                 "shorter than the reference (c < r), else 1.")),
@@ -51,12 +54,12 @@ def glossary() -> tuple[Term, ...]:
              tr("c: the candidate's tokens; r: the length of the reference closest to c (the "
                 "shorter on a tie). For a corpus both are summed over the sentences.")),
         Term("scale", tr("the 0–1 scale and × 100"), "",
-             tr("The article defines BLEU between 0 and 1; sacrebleu and most papers print it "
-                "multiplied by 100 (0.4483 = 44.83).")),
+             tr("The article defines BLEU between 0 and 1; SacreBLEU and most publications "
+                "report it multiplied by 100 (0.4483 = 44.83).")),
         Term("smoothing", tr("smoothing"), "",
              tr("A way to replace a p_n of 0 by a small number so one sentence does not score "
-                "0: sacrebleu's sentence BLEU uses exp smoothing (1/2, 1/4, ... of the "
-                "n-grams). The article's formula has none.")),
+                "0: SacreBLEU's sentence BLEU uses exp smoothing (a 0 becomes 1/(2·t_n), the "
+                "next one 1/(4·t_n), …). The article's formula has none.")),
         Term("effective", tr("effective order"), "",
              tr("For a sentence shorter than N tokens: leave out the orders it has no n-grams "
                 "of (0/0), instead of counting them as 0.")),
@@ -64,7 +67,7 @@ def glossary() -> tuple[Term, ...]:
              tr("Corpus BLEU adds up the counts and lengths of all sentences, then applies the "
                 "formula once; it is not the mean of the sentences' scores.")),
         Term("signature", tr("signature"), "",
-             tr("sacrebleu's one-line record of the settings a score was computed with "
+             tr("The line in which SacreBLEU records the settings a score was computed with "
                 "(references, case, tokenizer, smoothing, version): scores are comparable only "
                 "when their signatures match.")),
         Term("chrf", "chrF", "",
@@ -77,11 +80,11 @@ def glossary() -> tuple[Term, ...]:
              tr("Matches words exactly, by stem and (for English) by WordNet synonym, and "
                 "penalises scattered matches: word order counts.")),
         Term("rouge", "ROUGE-L", "",
-             tr("The longest common subsequence of words; made for summaries and read for "
-                "its recall: how much of the reference the output covers.")),
+             tr("The longest common subsequence of words; made for summaries and used above all "
+                "for its recall: how much of the reference the output covers.")),
         Term("mqm", "MQM", "",
              tr("Multidimensional Quality Metrics: trained translators mark every error with "
-                "its type and severity; the penalties sum to a human score.")),
+                "type and severity; the penalties sum to a human score.")),
         Term("learned", tr("learned metrics"), "COMET, BLEURT",
              tr("Neural networks trained on human judgments to score a translation; they see "
                 "meaning that n-gram overlap misses.")),

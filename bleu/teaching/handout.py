@@ -15,8 +15,10 @@ from collections.abc import Sequence
 
 from ..display.escaping import show_controls
 from ..i18n import language, tr
-from .breakdown import Walkthrough, fmt_factor, fmt_score, fmt_unit, preset_of
+from .breakdown import Walkthrough, fmt_factor, fmt_log, fmt_score, fmt_unit, preset_of
+from .formula import natural_log
 from .glossary import glossary
+from .option_names import on_off, smoothing_label
 
 _STYLE = """
   body { font-family: Georgia, 'Times New Roman', serif; max-width: 46em; margin: 2em auto;
@@ -72,14 +74,14 @@ def _settings(walk: Walkthrough) -> str:
         (tr("case"), tr("lowercased") if options.lowercase else tr("case-sensitive")),
         (tr("N (max n-gram order)"), str(options.max_ngram_order)),
         (tr("weights w_n"), ", ".join(fmt_factor(w) for w in walk.weights)),
-        (tr("smoothing"), options.smooth_method),
-        (tr("effective order"), tr("on") if options.effective_order else tr("off")),
+        (tr("smoothing"), smoothing_label(options)),
+        (tr("effective order"), on_off(options.effective_order)),
     ]
     body = "".join(_row([_cell(name), _cell(value)]) for name, value in rows)
     said = (tr("Preset: {name}. {description}").format(
         name=preset.name, description=preset.description) if preset is not None
-        else tr("Custom settings: neither the article's formula nor sacrebleu's sentence-BLEU "
-                "defaults."))
+        else tr("Custom settings: neither the article's formula nor SacreBLEU's sentence "
+                "BLEU."))
     return f"<table>{body}</table><p class=\"small\">{escape_html(said)}</p>"
 
 
@@ -87,10 +89,10 @@ def _orders(walk: Walkthrough, worksheet: bool) -> str:
     parts = []
     for step in walk.orders:
         n = step.order
-        rows = [_row([_cell(r.ngram), _cell(r.count, number=True),
+        rows = [_row([_cell(r.ngram), _cell(r.count, worksheet, True),
                       _cell(r.max_ref_count, worksheet, True),
                       _cell(r.clipped, worksheet, True)]) for r in walk.tables[n - 1]]
-        header = _head(tr("n-gram"), tr("count"), tr("max ref count"), tr("credited"))
+        header = _head(tr("n-gram"), tr("count"), tr("max. in one reference"), tr("credited"))
         none = escape_html(tr("The candidate has no {n}-grams.").format(n=n))
         table = (f"<table>{header}" + "".join(rows) + "</table>") if rows else f"<p>{none}</p>"
         result = (f"p_{n} = ____ / ____ = ______" if worksheet
@@ -104,32 +106,56 @@ def _orders(walk: Walkthrough, worksheet: bool) -> str:
     return "".join(parts)
 
 
+def _lines(lines: Sequence[str]) -> str:
+    """Lines of plain text as one escaped paragraph, each on a line of its own."""
+    return "<br>".join(escape_html(line) for line in lines)
+
+
 def _final(walk: Walkthrough, worksheet: bool) -> str:
     brevity = walk.brevity
-    bp_text = ("BP = ______" if worksheet else brevity.reason)
-    lengths = ", ".join("–" if n is None else str(n) for n in brevity.ref_lengths)
-    score = ("BLEU = BP × exp(Σ w_n·log p_n) = ______ (0–1) = ______ (× 100)" if worksheet
-             else walk.formula + "\n" + tr("On the article's 0–1 scale: {unit}; × 100: "
-                                           "{score}.").format(unit=fmt_unit(walk.score),
-                                                              score=fmt_score(walk.score)))
-    head = tr("c = {c} candidate tokens; reference lengths: {lengths}").format(
-        c=brevity.c, lengths=lengths)
+    blank = "______"
+    if worksheet:
+        lengths = [tr("Lengths of the references: {lengths}").format(lengths=blank),
+                   f"r = {blank}"]
+        bp_lines = [f"BP = {blank}"]
+        score = [f"Σ w_n·log p_n = {blank}",
+                 tr("geometric mean = exp(Σ w_n·log p_n) = {mean}").format(mean=blank),
+                 tr("BLEU = BP × geometric mean = {unit} (0–1) = {score} (× 100)").format(
+                     unit=blank, score=blank)]
+    else:
+        listed = ", ".join("–" if n is None else str(n) for n in brevity.ref_lengths)
+        lengths = [tr("Lengths of the references: {lengths}").format(lengths=listed),
+                   f"r = {brevity.r}"]
+        bp_lines = [brevity.reason]
+        score = [f"Σ w_n·log p_n = {fmt_log(walk.log_sum)}",
+                 tr("geometric mean = exp(Σ w_n·log p_n) = {mean}").format(
+                     mean=fmt_factor(walk.geometric_mean)),
+                 walk.formula,
+                 tr("On the article's 0–1 scale: {unit}; × 100: {score}.").format(
+                     unit=fmt_unit(walk.score), score=fmt_score(walk.score))]
+    rule = tr("BP = 1 if c > r, else e^(1 − r/c)")
     # the headings outside the f-string: Babel reads no tr() inside one (Python < 3.12)
     bp_title, score_title = escape_html(tr("Brevity penalty")), escape_html(tr("The score"))
     return (f"<section><h2>{bp_title}</h2>"
-            f"<p>{escape_html(head)}</p>"
-            f'<p class="formula">BP = 1 if c &gt; r, else e^(1 − r/c)\n'
-            f"{escape_html(bp_text)}</p></section>"
+            f'<p class="formula">{_lines(lengths)}</p>'
+            f'<p class="formula">{_lines([rule, *bp_lines])}</p></section>'
             f"<section><h2>{score_title}</h2>"
-            f'<p class="formula">{escape_html(score)}</p>'
+            f'<p class="formula">{_lines(score)}</p>'
+            f'<p class="small">{escape_html(natural_log())}</p>'
             + ("" if worksheet or not walk.collapse else
                f"<p>{escape_html(walk.collapse)}</p>") + "</section>")
+
+
+def _bleu_terms() -> list:
+    """The glossary's terms of BLEU itself: those before the other metrics (chrF on)."""
+    terms = list(glossary())
+    return terms[:next(k for k, t in enumerate(terms) if t.key == "chrf")]
 
 
 def _glossary() -> str:
     items = "".join(f"<dt>{escape_html(t.name)}"
                     + (f" ({escape_html(t.symbol)})" if t.symbol else "")
-                    + f"</dt><dd>{escape_html(t.meaning)}</dd>" for t in glossary()[:14])
+                    + f"</dt><dd>{escape_html(t.meaning)}</dd>" for t in _bleu_terms())
     title = escape_html(tr("Glossary"))
     return (f"<section><h2>{title}</h2>"
             f'<dl class="glossary">{items}</dl></section>')
@@ -150,8 +176,8 @@ def handout_html(walk: Walkthrough, candidate: str, references: Sequence[str], *
                "their geometric mean, and a brevity penalty for output that is too short.")
     # the words outside the f-string: Babel reads no tr() inside one (Python < 3.12)
     words = {key: escape_html(text) for key, text in (
-        ("pair", tr("The pair")), ("candidate", tr("Candidate")),
-        ("references", tr("References")), ("settings", tr("Settings")),
+        ("pair", tr("The pair")), ("candidate", tr("Candidate translation")),
+        ("references", tr("Reference translations")), ("settings", tr("Settings")),
         ("tokens", tr("Tokens")), ("made", tr("Made with BLEU Explorer.")))}
     body = (
         f"<h1>{escape_html(heading)}</h1><p class=\"small\">{escape_html(intro)}</p>"

@@ -25,11 +25,13 @@ from ..metrics.bleu import BLEU, signature
 from ..metrics.bleu.score import BLEUOptions
 from ..metrics.checks import References
 
-SOURCE = "Google Cloud AutoML Translation documentation, \"Evaluating models\" (BLEU)"
-CAVEAT = ("A comparison between BLEU scores is only justifiable when BLEU results are compared "
-          "with the same Test set, the same language pair, and the same MT engine.")
-CAVEAT_SOURCE = ("Microsoft Azure AI Translator, Custom Translator documentation, "
-                 "\"What is a BLEU score?\"")
+#: where the bands come from, and the caveat with its source (English: ``tr`` shows them in
+#: the interface language; a translated quote says so)
+SOURCE = N_("Google Cloud AutoML Translation documentation, “Evaluating models” (BLEU)")
+CAVEAT = N_("A comparison between BLEU scores is only justifiable when BLEU results are "
+            "compared with the same Test set, the same language pair, and the same MT engine.")
+CAVEAT_SOURCE = N_("Microsoft Azure AI Translator, Custom Translator documentation, “What is "
+                   "a BLEU score?”")
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,7 @@ def comparability(hypotheses: Sequence[str], references: References, options: BL
                                      for k in range(len(references))])
     variants: list[tuple[str, BLEUOptions, References]] = [
         (tr("as chosen"), options, references)]
-    variants += [(tr("tokenize {name}").format(name=name), replace(options, tokenize=name),
+    variants += [(tr("tokenizer {name}").format(name=name), replace(options, tokenize=name),
                   references) for name in tokenizers if name != options.tokenize]
     variants.append((tr("mixed case") if options.lowercase else tr("lowercased"),
                      replace(options, lowercase=not options.lowercase), references))

@@ -25,7 +25,8 @@ from .breakdown import (
     fmt_weight,
     latex_sum,
 )
-from .exercises import Verdict, check_one, label
+from .exercises import MEAN, Solution, Verdict, check_one, label, own_exercise, solve
+from .formula import natural_log
 
 
 @dataclass(frozen=True)
@@ -40,9 +41,18 @@ class Prediction:
     def label(self) -> str:
         return label(self.key)
 
-    def check(self, text: str) -> Verdict:
-        """The typed prediction against the true value (the exercises' tolerances)."""
-        return check_one(self.key, text, self.expected)
+    def check(self, text: str, solution: Solution | None = None) -> Verdict:
+        """The typed prediction against the true value (the exercises' rule); where it is
+        wrong, why, from ``solution`` (the same pair as an exercise: ``solution_for``)."""
+        return check_one(self.key, text, self.expected, solution)
+
+
+def solution_for(walk: Walkthrough, candidate: str, references: list[str]) -> Solution | None:
+    """The pair of ``walk`` solved as an exercise with its options, whose mistakes explain a
+    wrong prediction; None with custom weights (the exercises weigh the orders equally)."""
+    if len(set(walk.weights)) > 1:
+        return None
+    return solve(own_exercise(candidate, references, walk.options))
 
 
 @dataclass(frozen=True)
@@ -87,8 +97,9 @@ def _tokens(walk: Walkthrough) -> Step:
 
 def _precision(walk: Walkthrough, n: int) -> Step:
     step = walk.orders[n - 1]
-    formula = (rf"p_{n} = \frac{{\sum_{{g}} \min(\mathrm{{count}}(g),\ "
-               rf"\max_{{ref}} \mathrm{{count}}_{{ref}}(g))}}{{\sum_{{g}} \mathrm{{count}}(g)}}")
+    count = r"\mathrm{" + tr("count") + "}"
+    formula = (rf"p_{n} = \frac{{\sum_{{g}} \min({count}(g),\ "
+               rf"\max_{{ref}} {count}_{{ref}}(g))}}{{\sum_{{g}} {count}(g)}}")
     raw = rf"p_{n} = \frac{{{step.credited}}}{{{step.total}}}"
     prediction = None
     if not step.defined:
@@ -123,9 +134,10 @@ def _mean(walk: Walkthrough) -> Step:
                          rf"{fmt_factor(walk.geometric_mean)} \end{{aligned}}")
         explanation = tr("The weighted geometric mean of the p_n: with w_n = 1/N it is the "
                          "N-th root of their product, so one small p_n pulls it far down.")
-    return Step("mean", tr("The geometric mean"), explanation,
+    explanation += " " + natural_log()
+    return Step(MEAN, tr("The geometric mean"), explanation,
                 r"\exp\Big(\sum_{n=1}^{N} w_n \log p_n\Big)", worked,
-                Prediction("mean", walk.geometric_mean))
+                Prediction(MEAN, walk.geometric_mean))
 
 
 def _brevity(walk: Walkthrough) -> Step:
@@ -144,8 +156,8 @@ def _brevity(walk: Walkthrough) -> Step:
 
 
 def _score(walk: Walkthrough) -> Step:
-    explanation = tr("BLEU = BP × the geometric mean: {unit} on the article's 0–1 scale, "
-                     "{score} when multiplied by 100 (as sacrebleu prints it).").format(
+    explanation = tr("BLEU = BP × the geometric mean: {unit} on the article's 0–1 scale, or "
+                     "{score} after multiplying by 100 (as SacreBLEU reports it).").format(
         unit=fmt_unit(walk.score), score=fmt_score(walk.score))
     return Step("bleu", tr("The score"), explanation,
                 r"\mathrm{BLEU} = \mathrm{BP}\cdot\exp\Big(\sum_{n=1}^{N} w_n \log p_n\Big)",

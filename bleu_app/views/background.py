@@ -22,19 +22,20 @@ st.markdown(tr(
     "was meant to be: an *understudy* that stands in for human judges when they are not "
     "available, and that is quick, cheap and the same every time it is run."))
 st.markdown(tr(
-    "The idea is the one How BLEU works takes apart: a good machine translation shares many "
-    "words and word sequences (n-grams) with translations made by people. BLEU counts those "
-    "shared n-grams, clips the counts so that repeating a word does not help, averages the "
-    "precisions of n = 1 to 4 geometrically and multiplies by a brevity penalty, because "
-    "precision alone would reward a translation that says very little."))
+    "The idea, which the page How BLEU works explains step by step: a good machine "
+    "translation has many words and word sequences (n-grams) in common with translations made "
+    "by people. BLEU counts those shared n-grams, clips the counts so that repeating a word "
+    "does not help, averages the precisions of n = 1 to 4 geometrically and multiplies by a "
+    "brevity penalty, because precision alone would reward a translation that says very "
+    "little."))
 
-st.header(tr("Why it spread"))
+st.header(tr("Why BLEU caught on so quickly"))
 st.markdown(tr(
     "- **It was fast and automatic.** Before BLEU, judging a system meant paying translators "
     "to read its output, which took weeks. BLEU scores a test set in seconds, so researchers "
     "could compare versions of a system every day.\n"
-    "- **It agreed with people, on average.** The original paper showed that on a whole test "
-    "set (not on single sentences) BLEU ranked systems much as human judges did.\n"
+    "- **It agreed with human judgments, on average.** The original paper showed that on a "
+    "whole test set (not on single sentences) BLEU ranked systems much as human judges did.\n"
     "- **It is the same for every language pair**, as long as the text can be split into "
     "words, and needs nothing but reference translations.\n"
     "- **It could be optimised.** Statistical systems of the 2000s tuned their parameters to "
@@ -48,21 +49,25 @@ st.markdown(tr(
     "for, but not for judging single texts, for tasks other than MT, or for testing scientific "
     "hypotheses. The Blind spots page shows why on real cases: meaning, "
     "synonyms, paraphrase and word order are invisible to it. Scores also changed with "
-    "tokenization and settings until Post (2018) introduced sacreBLEU and its signatures, "
+    "tokenization and settings until Post (2018) introduced SacreBLEU and its signatures, "
     "which this app follows."))
 
 st.header(tr("What WMT uses it for today"))
 st.markdown(tr(
     "WMT, the yearly Conference on Machine Translation, runs shared tasks in which teams "
     "translate the same test sets. The official ranking of its general translation task comes "
-    "from human evaluation, not from BLEU. BLEU (computed with sacreBLEU) is still reported "
+    "from human evaluation, not from BLEU. BLEU (computed with SacreBLEU) is still reported "
     "next to chrF and learned metrics, because it is easy to reproduce and comparable with "
-    "twenty years of papers, and in the metrics shared task it is a baseline: a new metric "
+    "twenty years of publications, and in the metrics shared task it is a baseline: a new metric "
     "is judged by how much better than BLEU it agrees with expert human scores. The bundled "
     "sample of this app, WMT22 English→German, comes with such published BLEU scores."))
 
-st.header(tr("What replaced it"))
+st.header(tr("What took its place"))
 st.markdown(tr(
+    "- **METEOR** (Banerjee and Lavie 2005) also matches words by their stem and by synonyms, "
+    "and penalises matches scattered over the sentence: word order counts.\n"
+    "- **ROUGE** (Lin 2004), made for summaries, is read above all for its recall: how much "
+    "of the reference the output covers.\n"
     "- **chrF** (Popović 2015) counts character n-grams instead of words. It gives partial "
     "credit to another form of a word or a compound, and is used beside BLEU at WMT.\n"
     "- **Learned metrics** such as **COMET** (Rei et al. 2020), BLEURT (Sellam et al. 2020) "
@@ -83,6 +88,10 @@ st.header(tr("Further reading"))
 st.markdown(tr(
     "- Papineni, Roukos, Ward, Zhu (2002). BLEU: a Method for Automatic Evaluation of Machine "
     "Translation. ACL.\n"
+    "- Lin (2004). ROUGE: A Package for Automatic Evaluation of Summaries. Text "
+    "Summarization Branches Out (ACL workshop).\n"
+    "- Banerjee, Lavie (2005). METEOR: An Automatic Metric for MT Evaluation with Improved "
+    "Correlation with Human Judgments. ACL workshop on evaluation measures.\n"
     "- Callison-Burch, Osborne, Koehn (2006). Re-evaluating the Role of BLEU in Machine "
     "Translation Research. EACL.\n"
     "- Popović (2015). chrF: character n-gram F-score for automatic MT evaluation. WMT.\n"

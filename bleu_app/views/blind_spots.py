@@ -2,7 +2,10 @@
 on real cases and on your own pair, beside chrF, TER, ROUGE-L, METEOR and human scores; where
 BLEU and an uploaded score disagree most on the loaded corpus; how to read a corpus score.
 Every metric is computed as the rest of the app computes it, each shown with its signature;
-the own pair, its language and the chosen case live in the page's link."""
+which BLEU (SacreBLEU's sentence BLEU; corpus BLEU with the sidebar's options) is said in words
+beside its scores. The own pair, its language and the chosen case live in the page's link."""
+
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -29,6 +32,9 @@ from bleu.teaching.blind_spots import (
     metric_help,
     signature_frame,
 )
+from bleu.teaching.breakdown import SENTENCE_DEFAULTS
+from bleu.teaching.examples import example
+from bleu.teaching.formula import in_force
 from bleu_app.runtime import _cache
 from bleu_app.scoring import _learned, _metrics, _segment_scores
 from bleu_app.session import _samples, _session, _state
@@ -95,7 +101,8 @@ def _case_signatures(key: str, tokenize: str, lowercase: bool,
 
 def show_signatures(signatures) -> None:
     """The signatures the scores above were computed with, in a closed expander."""
-    with st.expander(tr("Signatures: the settings of every score"), icon=":material/fingerprint:"):
+    with st.expander(tr("Signatures: the settings of every score (SacreBLEU's for BLEU, chrF "
+                        "and TER)"), icon=":material/fingerprint:"):
         _tables.show(signature_frame(signatures), {"signature": Column()},
                      widths={"signature": "large"}, key=f"blind_signatures_{len(signatures)}",
                      labels={"metric": tr("metric"), "signature": tr("signature")})
@@ -137,6 +144,17 @@ def metric_meanings() -> None:
                                for name, text in meanings.items()))
 
 
+def sentence_bleu_caption(opts: BLEUOptions, tokenizers: list[str] | None = None) -> None:
+    """Which BLEU the scores above are, in words: SacreBLEU's sentence BLEU with the
+    sidebar's tokenizer and case (or the case's own tokenizers)."""
+    options = replace(SENTENCE_DEFAULTS, tokenize=opts.tokenize, lowercase=opts.lowercase)
+    said = in_force(options)
+    if tokenizers and len(tokenizers) > 1:
+        said += " " + tr("This case's candidates each have their own tokenizer: {names}.").format(
+            names=", ".join(tokenizers))
+    st.caption(escape_markdown(said))
+
+
 def show_case(case: Case, opts: BLEUOptions, synonyms: bool) -> None:
     """One ready-made case: what it teaches, its texts, every metric."""
     st.info(escape_markdown(case.lesson), icon=":material/lightbulb:")
@@ -151,24 +169,23 @@ def show_case(case: Case, opts: BLEUOptions, synonyms: bool) -> None:
         frame = _case_frame(case.key, opts.tokenize, opts.lowercase, synonyms,
                            interface_language())
     metric_table(frame, "blind_scores")
-    tokenizers = sorted(set(frame.tokenizer))
-    if len(tokenizers) > 1:
-        st.caption(escape_markdown(tr("Tokenizers: {names}.").format(names=", ".join(
-            f"{label}: {tok}" for label, tok in zip(frame.candidate, frame.tokenizer,
-                                                    strict=True)))))
+    tokenizers = [f"{label}: {tok}" for label, tok in zip(frame.candidate, frame.tokenizer,
+                                                           strict=True)]
+    sentence_bleu_caption(opts, tokenizers if len(set(frame.tokenizer)) > 1 else None)
     metric_meanings()
-    _charts.show(st, charts.case_chart, frame, width="stretch", key="blind_case_chart")
+    _charts.show(_classroom.charts(st), charts.case_chart, frame, width="stretch",
+                 key="blind_case_chart")
     show_signatures(_case_signatures(case.key, opts.tokenize, opts.lowercase, synonyms))
 
 
 def own_pair(opts: BLEUOptions, synonyms: bool) -> None:
-    """A box for the user's own hypothesis and references, every metric at once."""
+    """A box for the user's own candidate and references, every metric at once."""
     with st.container(border=True):
         left, right, lang = st.columns([2, 2, 1])
-        hypothesis = left.text_area(tr("Hypothesis"), key="blind_hyp", height=90)
+        hypothesis = left.text_area(tr("Candidate translation"), key="blind_hyp", height=90)
         references = [line for line in right.text_area(
-            tr("References, one per line"), key="blind_refs", height=90).splitlines()
-            if line.strip()]
+            tr("Reference translation(s), one per line"), key="blind_refs",
+            height=90).splitlines() if line.strip()]
         language = lang.selectbox(tr("Language"), LANGUAGE_CODES,
                                   format_func=language_names().get, key="blind_language",
                                   help=tr("METEOR's stemmer (English: Porter, German and "
@@ -181,28 +198,35 @@ def own_pair(opts: BLEUOptions, synonyms: bool) -> None:
         except InputError as error:
             st.error(escape_markdown(str(error)))
             return
-        frame = pd.DataFrame([{"candidate": tr("your hypothesis"), **scores.row(),
+        frame = pd.DataFrame([{"candidate": tr("your candidate translation"), **scores.row(),
                                "ROUGE-L recall": scores.rouge_l_recall}])
         metric_table(frame, "blind_own_scores")
+        sentence_bleu_caption(opts)
         st.caption(escape_markdown(tr("METEOR stages: {stages}; tokenizer {tokenize} (the "
                                       "sidebar's).").format(
             stages=", ".join(tr(STAGES.get(stage, stage)) for stage in scores.meteor_stages),
             tokenize=scores.tokenize)))
         show_signatures(scores.signatures)
-        _learned.pair_score(hypothesis, references)
+        if not _classroom.presenting():
+            _learned.pair_score(hypothesis, references)
 
 
 def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> None:
-    """Where sentence BLEU and uploaded segment scores (human, COMET...) disagree most."""
+    """Where sentence BLEU and uploaded segment scores (human, COMET...) disagree most; in
+    presentation mode nothing until such scores are loaded (the note points to another
+    page)."""
     labels = list(_segment_scores.loaded())
     matched = _segment_scores.matching(data, labels[-1]) if labels else None
+    if not isinstance(matched, Matching) and _classroom.presenting():
+        return
+    st.header(tr("On the loaded corpus: where BLEU and another score differ most"))
     if not isinstance(matched, Matching):
         if isinstance(matched, str):
             st.warning(escape_markdown(matched))
         st.info(tr("Learned metrics (COMET, BLEURT) and human scores are not computed here: "
                    "upload their segment scores on the Metrics & human scores page, and this "
-                   "section finds the segments where they and BLEU disagree most."))
-        st.button(tr("Load the WMT21 en-de sample with its MQM scores"), key="blind_load_mqm",
+                   "section finds the segments where they and BLEU differ most."))
+        st.button(tr("Load the WMT21 example (en-de) with MQM scores"), key="blind_load_mqm",
                   on_click=_samples.load_mqm_sample)
         return
     external = matched.scores.by_system()
@@ -224,8 +248,10 @@ def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> No
         "with the largest rank gap each way, with every other metric on the same "
         "pair.").format(label=label, count=int((~np.isnan(external[system])).sum()),
                         system=system)))
-    _charts.show(st, charts.disagreement_chart, bleu_scores, external[system], picked, label,
-                 width="stretch", key="blind_disagreement_chart")
+    sentence_bleu_caption(opts)
+    _charts.show(_classroom.charts(st), charts.disagreement_chart, bleu_scores,
+                 external[system], picked, label, width="stretch",
+                 key="blind_disagreement_chart")
     rows, texts = [], []
     reference = tr("reference")  # outside the f-string below: Babel reads no tr() in one
     for item in picked.itertuples(index=False):
@@ -255,7 +281,7 @@ def guide(data: Dataset, opts: BLEUOptions) -> None:
             "BLEU": Column(), "interpretation": Column(label=N_("interpretation"))},
             key="blind_bands")
         st.caption(escape_markdown(tr("Bands: {source}, a rough guide only.").format(
-            source=interpretation.SOURCE)))
+            source=tr(interpretation.SOURCE))))
     with right:
         rows = []
         for name, matrix in stats.items():
@@ -264,16 +290,17 @@ def guide(data: Dataset, opts: BLEUOptions) -> None:
             rows.append({"system": name, "BLEU": score, "band": found.label})
         _tables.show(pd.DataFrame(rows), score_columns(), key="blind_system_bands",
                      labels={"system": tr("system"), "band": tr("band")})
-    st.warning(escape_markdown(f"“{interpretation.CAVEAT}” ({interpretation.CAVEAT_SOURCE}). "
-                               + tr("The signature records the settings a number was computed "
-                                    "with (references, case, tokenizer, smoothing); below, one "
-                                    "output under other settings.")),
-               icon=":material/warning:")
+        st.caption(escape_markdown(in_force(opts, corpus=True, sidebar=True)))
+    quote, credit = tr(interpretation.CAVEAT), tr(interpretation.CAVEAT_SOURCE)
+    st.warning(escape_markdown(f"“{quote}” ({credit}). " + tr(
+        "SacreBLEU's signature records the settings a number was computed with (references, "
+        "case, tokenizer, smoothing); below, one output under other settings, each with its "
+        "signature.")), icon=":material/warning:")
     system = st.selectbox(tr("Output"), list(data.systems),
                           format_func=show_controls, key="blind_guide_system")
     frame = _comparability(data.systems[system], data.references, opts,
                            interface_language())
-    _charts.show(st, charts.comparability_chart, frame, width="stretch",
+    _charts.show(_classroom.charts(st), charts.comparability_chart, frame, width="stretch",
                  key="blind_comparability_chart")
     _tables.show(frame.drop(columns=["interpretation"]),
                  {**score_columns(), "signature": Column()}, widths={"signature": "large"},
@@ -289,17 +316,20 @@ FIELDS = (
 )
 
 data, opts = _session.dataset(), _state.options()
-st.session_state.setdefault("blind_hyp", "The building is strong and the foundation is solid.")
-st.session_state.setdefault("blind_refs", "The foundation is solid and the building is firm.")
+start = example("paraphrase")
+st.session_state.setdefault("blind_hyp", start.candidate)
+st.session_state.setdefault("blind_refs", "\n".join(start.references))
+st.session_state.setdefault("blind_language", start.language)
 _example_link.restore(PAGE, FIELDS)
 _classroom.header(tr("Blind spots"), PAGE)
 st.caption(escape_markdown(tr(
-    "BLEU counts the n-grams a hypothesis shares with its references. It cannot tell a negation "
-    "or a wrong number from a harmless change, punishes a correct paraphrase, and sees word "
-    "order only inside 4-grams. The cases below are real WMT segments (and, for Dutch, cases "
-    "written for this app), scored by BLEU, chrF, TER, ROUGE-L (rouge-score) and METEOR (NLTK) "
-    "on the same pair, with the sidebar's tokenizer ({tokenize}) for the word-based ones and "
-    "each metric's signature.").format(tokenize=opts.tokenize)))
+    "BLEU counts the n-grams a candidate translation has in common with the references. It "
+    "sees no difference between a dropped negation or a wrong number and a harmless change, "
+    "punishes a correct paraphrase, and sees word order only inside 4-grams. The cases below "
+    "are real WMT segments (and, for Dutch, cases written for this app), scored by BLEU, "
+    "chrF, TER, ROUGE-L (rouge-score) and METEOR (NLTK) on the same pair, with the sidebar's "
+    "tokenizer ({tokenize}) for the word-based ones and each metric's signature.").format(
+    tokenize=opts.tokenize)))
 synonyms = _wordnet() is not None
 if synonyms:
     st.caption(tr("METEOR runs all three matching stages: exact, stem, and WordNet 3.0 "
@@ -321,10 +351,10 @@ show_case(cases[chosen], opts, synonyms)
 st.header(tr("Your own pair"))
 own_pair(opts, synonyms)
 
-st.header(tr("On the loaded corpus: where BLEU and another score disagree"))
 corpus_disagreements(data, opts, synonyms)
 
 st.header(tr("Reading a corpus score"))
 guide(data, opts)
-_example_link.share_box(FIELDS)
+if not _classroom.presenting():
+    _example_link.share_box(FIELDS)
 _example_link.save(FIELDS)

@@ -1,6 +1,7 @@
 """Brevity penalty explorer: your own sentence, the BP curve (zoomed where the systems are),
 what-ifs on length; exercises on c, r and BP. Each part is a fragment: a slider step reruns its
-part only, on cached statistics. The own sentence and the view live in the page's link."""
+part only, on cached statistics. Every BLEU here is corpus BLEU with the sidebar's options, and
+the page says so beside it. The own sentence and the view live in the page's link."""
 
 from functools import partial
 
@@ -36,6 +37,8 @@ from bleu.teaching.brevity import (
     sentence_brevity,
     zoom_window,
 )
+from bleu.teaching.examples import example
+from bleu.teaching.formula import in_force, settings_text
 from bleu_app.runtime import _cache
 from bleu_app.scoring import _metrics
 from bleu_app.session import _session, _state
@@ -47,8 +50,8 @@ OWN_CANDIDATE, OWN_REFERENCES, VIEW = "bp_candidate", "bp_references", "bp_view"
 VIEWS = ("explore", "exercises")
 #: the ready exercises about lengths, and what this page asks of them
 EXERCISES, ASKED = ("brevity", "references", "corpus"), ("c", "r", "bp")
-st.session_state.setdefault(OWN_CANDIDATE, "the cat sat")
-st.session_state.setdefault(OWN_REFERENCES, "the cat sat on the mat")
+st.session_state.setdefault(OWN_CANDIDATE, example("brevity").candidate)
+st.session_state.setdefault(OWN_REFERENCES, "\n".join(example("brevity").references))
 FIELDS = (
     Field("bp_cand", OWN_CANDIDATE, _example_link.text_value, text=True),
     Field("bp_refs", OWN_REFERENCES, _example_link.text_value, text=True),
@@ -61,7 +64,7 @@ FIELDS = (
 def position_columns() -> dict[str, Column]:
     """BP and c/r with the 4 decimals of the page's metrics; scores and counts by the app's
     rule."""
-    return {"c": Column(COUNT, help=tr("Hypothesis tokens of the whole corpus")),
+    return {"c": Column(COUNT, help=tr("Tokens of all candidate translations in the corpus")),
             "r": Column(COUNT, help=tr("Closest reference lengths, summed")),
             "c/r": Column(FACTOR), "BP": Column(BP), "BLEU": Column(SCORE),
             "system": Column(label=N_("system"))}
@@ -97,12 +100,12 @@ def _buckets(data: Dataset, opts: BLEUOptions):
 def curve(data: Dataset, opts: BLEUOptions) -> None:
     """Your own sentence in a box, and the BP curve with it and every system on it."""
     with st.container(border=True):
-        st.markdown(tr("**Your own sentence**: its c, r and BP, marked ◆ on the curve below"))
+        st.markdown(tr("**Your own sentence**: c, r and BP, marked ◆ on the curve below"))
         left, right = st.columns(2)
-        candidate = left.text_area(tr("Candidate"), key=OWN_CANDIDATE, height=80,
+        candidate = left.text_area(tr("Candidate translation"), key=OWN_CANDIDATE, height=80,
                                    help=glossary.tip("candidate"))
         references = [line for line in right.text_area(
-            tr("References, one per line"), key=OWN_REFERENCES, height=80,
+            tr("Reference translation(s), one per line"), key=OWN_REFERENCES, height=80,
             help=glossary.tip("reference")).splitlines() if line.strip()]
         try:
             own = sentence_brevity(candidate, references, tokenize=opts.tokenize,
@@ -112,19 +115,20 @@ def curve(data: Dataset, opts: BLEUOptions) -> None:
             own = None
         if own is not None:
             m1, m2, m3, m4 = st.columns(4)
-            m1.metric(tr("Your c (candidate tokens)"), COUNT.text(own.c),
+            m1.metric(tr("c (candidate tokens)"), COUNT.text(own.c),
                       help=glossary.tip("lengths"))
-            m2.metric(tr("Your r (closest reference)"), COUNT.text(own.r),
+            m2.metric(tr("r (closest reference)"), COUNT.text(own.r),
                       help=glossary.tip("lengths"))
-            m3.metric(tr("Your c/r"), FACTOR.text(own.c / own.r) if own.r else MISSING)
-            m4.metric(tr("Your BP"), BP.text(own.bp), help=glossary.tip("bp"))
+            m3.metric("c/r", FACTOR.text(own.c / own.r) if own.r else MISSING)
+            m4.metric(tr("BP of your sentence"), BP.text(own.bp), help=glossary.tip("bp"))
             st.caption(escape_markdown(own.reason))
 
     positions = positions_from_stats(_metrics.bleu_stats(data), opts)
     full, zoomed = st.columns(2)
-    _charts.show(full, partial(charts.bp_curve_chart, sentence=own), positions, width="stretch",
-                 key="bp_curve_chart")
-    _charts.show(zoomed, partial(charts.bp_curve_chart, window=zoom_window(positions)), positions,
+    _charts.show(_classroom.charts(full), partial(charts.bp_curve_chart, sentence=own),
+                 positions, width="stretch", key="bp_curve_chart")
+    _charts.show(_classroom.charts(zoomed),
+                 partial(charts.bp_curve_chart, window=zoom_window(positions)), positions,
                  width="stretch", key="bp_zoom_chart")
     _tables.show(pd.DataFrame([{
         "system": p.system, "c": p.sys_len, "r": p.ref_len, "c/r": p.ratio, "BP": p.bp,
@@ -135,17 +139,18 @@ def curve(data: Dataset, opts: BLEUOptions) -> None:
 @st.fragment
 def whatif(data: Dataset, opts: BLEUOptions) -> None:
     """One system's corpus BLEU with every hypothesis resized; the slider's point marked."""
-    st.header(tr("What if every hypothesis were shorter or longer?"))
-    st.caption(tr("Dropping (or repeating) the final tokens of every hypothesis, on tokens after "
-                  "tokenization; the resized text is scored with tokenize=none, so the "
-                  "statistics are exact. The whole sweep is computed once per system and "
-                  "cached: moving the slider only picks a point."))
+    st.header(tr("What if every candidate translation were shorter or longer?"),
+              help=tr("The final tokens of every candidate translation are dropped (or "
+                      "repeated), on tokens after tokenization; the resized text is scored "
+                      "with tokenize=none, so the statistics are exact. The whole sweep is "
+                      "computed once per system and kept: moving the slider only picks a "
+                      "point."))
     w1, w2 = st.columns(2)
     system = w1.selectbox(tr("System"), list(data.systems), format_func=show_controls,
                           key="bp_system")
-    percent = w2.slider(tr("Resize every hypothesis by (%)"), min(SWEEP), max(SWEEP), 0, step=5,
-                        key="bp_percent")
-    with st.spinner(tr("Resizing every hypothesis…")):
+    percent = w2.slider(tr("Change the length of every candidate translation (%)"), min(SWEEP),
+                        max(SWEEP), 0, step=5, key="bp_percent")
+    with st.spinner(tr("Resizing every candidate translation…")):
         found = _whatif(data.systems[system], data.references, opts)
     point = next(p for p in found.points if p.percent == percent)
     base = found.baseline
@@ -153,6 +158,8 @@ def whatif(data: Dataset, opts: BLEUOptions) -> None:
     m1.metric("BLEU", fmt_score(point.score), **metric_delta(point.score - base.score))
     m2.metric("BP", BP.text(point.bp), **metric_delta(point.bp - base.bp, SMALL_DELTA))
     m3.metric("c/r", FACTOR.text(point.ratio))
+    st.caption(escape_markdown(tr("Corpus BLEU with the sidebar's options: {settings}.").format(
+        settings=settings_text(opts))))
     rows = [{"": label, **{f"p_{n} (%)": p for n, p in enumerate(found_at.precisions, start=1)}}
             for label, found_at in ((tr("now"), point), (tr("at 0 %"), base))]
     _tables.show(pd.DataFrame(rows), {name: Column(SCORE) for name in rows[0] if name},
@@ -161,7 +168,7 @@ def whatif(data: Dataset, opts: BLEUOptions) -> None:
     if best.percent < 0:
         st.info(escape_markdown(tr(
             "Shortening pays until {percent}% (c/r = {ratio}, BLEU {best} against {base}); "
-            "beyond that, BP costs more than the precisions gain.").format(
+            "beyond that, BP costs more than the precisions yield.").format(
             percent=SIGNED_PERCENT.text(best.percent), ratio=RATIO.text(best.ratio),
             best=SCORE.text(best.score), base=SCORE.text(base.score))))
     else:
@@ -172,8 +179,10 @@ def whatif(data: Dataset, opts: BLEUOptions) -> None:
             best=SCORE.text(best.score))))
     bleu_spec, precisions_spec = _whatif_specs(data.systems[system], data.references, opts,
                                                language())
-    _charts.show_spec(st, charts.mark_resize(bleu_spec, found, percent), key="bp_whatif_chart")
-    _charts.show_spec(st, charts.mark_resize(precisions_spec, found, percent),
+    place = _classroom.charts(st)
+    _charts.show_spec(place, charts.mark_resize(bleu_spec, found, percent),
+                      key="bp_whatif_chart")
+    _charts.show_spec(place, charts.mark_resize(precisions_spec, found, percent),
                       key="bp_whatif_precisions")
 
 
@@ -181,15 +190,15 @@ def explore(data: Dataset, opts: BLEUOptions) -> None:
     """The own sentence and the curve, the what-ifs, the lengths by sentence length."""
     st.caption(escape_markdown(tr(
         "BLEU's precisions reward short output; the brevity penalty BP = e^(1 − r/c) for c < r "
-        "takes that back. c: the hypothesis tokens, r: the closest reference lengths "
-        "(tokenizer {tokenize}, from the sidebar).").format(tokenize=opts.tokenize)))
+        "corrects that. c: the number of tokens of the candidate translations, r: the closest "
+        "reference lengths.") + " " + in_force(opts, corpus=True, sidebar=True)))
     curve(data, opts)
     whatif(data, opts)
     st.header(tr("Length ratio by sentence length"))
     st.caption(tr("Segments grouped by the token length of their first reference; the ratio "
                   "is Σc/Σr over the group."))
     buckets = _buckets(data, opts)
-    _charts.show(st, charts.buckets_chart, buckets, key="bp_buckets_chart")
+    _charts.show(_classroom.charts(st), charts.buckets_chart, buckets, key="bp_buckets_chart")
     _tables.show(buckets, {"system": Column(label=N_("system")),
                            "bucket": Column(label=N_("bucket")),
                            "segments": Column(COUNT, label=N_("segments")),
@@ -210,5 +219,6 @@ if view == "exercises":
     _exercise_ui.show("bp_ex", keys=EXERCISES, focus=ASKED)
 else:
     explore(data, opts)
-_example_link.share_box(FIELDS)
+if not _classroom.presenting():
+    _example_link.share_box(FIELDS)
 _example_link.save(FIELDS)

@@ -3,8 +3,10 @@ at a time (with predictions); exercises that check the student's numbers.
 
 Tokenizer and case follow the sidebar (they apply to every page); N, smoothing and effective
 order are this page's own sentence-BLEU settings, starting at the article's formula, with
-presets for it and for sacrebleu's sentence-BLEU defaults and a button that copies the
-sidebar's. The page's example and view live in its link (widgets/_example_link.py).
+presets for it and for SacreBLEU's sentence BLEU and a button that copies the sidebar's. The
+page says so, and says which formula is in force beside every BLEU it shows. The example
+starts in the interface's language (``bleu.teaching.examples``). The page's example and view
+live in its link (widgets/_example_link.py).
 """
 
 import streamlit as st
@@ -18,8 +20,6 @@ from bleu.metrics.bleu.score import SMOOTH_DEFAULTS, BLEUOptions
 from bleu.teaching import glossary
 from bleu.teaching.breakdown import (
     ARTICLE_FORMULA,
-    CLASSIC_CANDIDATE,
-    CLASSIC_REFERENCES,
     NOTHING,
     SMOOTH_METHODS,
     fmt_factor,
@@ -39,10 +39,13 @@ from bleu.teaching.breakdown import (
     undefined_note,
     walkthrough,
 )
+from bleu.teaching.examples import example, source
+from bleu.teaching.formula import in_force, natural_log, settings_text
 from bleu.teaching.handout import handout_html
+from bleu.teaching.option_names import on_off, smoothing_name
 from bleu_app.scoring import _learned
 from bleu_app.session import _session, _state
-from bleu_app.widgets import _charts, _classroom, _example_link, _exercise_ui, _steps_ui, _tables
+from bleu_app.widgets import _charts, _classroom, _example_link, _exercise_ui, _steps_ui
 from bleu_app.widgets._example_link import Field
 
 PAGE = "how_bleu_works"
@@ -53,8 +56,8 @@ VIEWS = ("explain", "steps", "exercises")
 LOW, HIGH = _state.MAX_NGRAM_ORDER_BOUNDS
 
 state = st.session_state
-state.setdefault(CANDIDATE, CLASSIC_CANDIDATE)
-state.setdefault(REFERENCES, "\n".join(CLASSIC_REFERENCES))
+state.setdefault(CANDIDATE, example("clipping").candidate)
+state.setdefault(REFERENCES, "\n".join(example("clipping").references))
 
 
 def _value_key(method: str) -> str:
@@ -111,8 +114,8 @@ def _pick_segment() -> None:
 
 
 def _classic() -> None:
-    state[CANDIDATE] = CLASSIC_CANDIDATE
-    state[REFERENCES] = "\n".join(CLASSIC_REFERENCES)
+    state[CANDIDATE] = example("clipping").candidate
+    state[REFERENCES] = "\n".join(example("clipping").references)
 
 
 def pick_segment() -> None:
@@ -126,19 +129,21 @@ def pick_segment() -> None:
                         key="teach_segment")
         b1, b2 = st.columns(2)
         b1.button(tr("Use this segment"), key="teach_pick", on_click=_pick_segment)
-        b2.button(tr("Back to the clipping example"), key="teach_classic", on_click=_classic)
+        b2.button(tr("Back to the example with clipping"), key="teach_classic",
+                  on_click=_classic)
 
 
 def settings(opts: BLEUOptions) -> tuple[int, str, float | None, bool, list[float] | None]:
     """This page's sentence-BLEU settings (hidden in presentation mode, which names them)."""
     low, high = LOW, HIGH
     with _classroom.options_box("teach_settings", border=True):
-        st.markdown(tr("**This page's sentence-BLEU settings** (they apply here only)"))
-        c1, c2, c3, c4, c5 = st.columns([1, 1, 1, 1, 1.3])
+        st.markdown(tr("**This page's sentence-BLEU settings**: they apply on this page only; "
+                       "tokenizer and case come from the sidebar."))
+        c1, c2, c3, c4 = st.columns(4)
         order = int(c1.number_input(tr("N (max n-gram order)"), low, high, step=1, key=ORDER,
                                     help=glossary.tip("precision")))
         method = c2.selectbox(tr("Smoothing"), SMOOTH_METHODS, key=SMOOTH,
-                              help=glossary.tip("smoothing"))
+                              format_func=smoothing_name, help=glossary.tip("smoothing"))
         value = None
         if SMOOTH_DEFAULTS[method] is not None:
             state.setdefault(_value_key(method), float(SMOOTH_DEFAULTS[method]))
@@ -148,42 +153,40 @@ def settings(opts: BLEUOptions) -> tuple[int, str, float | None, bool, list[floa
         effective = c4.checkbox(tr("Effective order"), key=EFFECTIVE,
                                 help=glossary.tip("effective"))
         custom = c4.checkbox(tr("Custom weights w_n"), key=CUSTOM)
-        for preset in presets():
-            c5.button(preset.name, key=f"teach_use_{preset.key}", on_click=_set_settings,
-                      args=(preset.options,), help=preset.description)
-        c5.button(tr("Use the sidebar's options"), key="teach_use_sidebar",
-                  on_click=_set_settings, args=(opts,),
-                  help=tr("Copy the sidebar's N, smoothing and effective order here."))
+        buttons = st.columns(3)
+        for column, preset in zip(buttons, presets(), strict=False):
+            column.button(preset.name, key=f"teach_use_{preset.key}", on_click=_set_settings,
+                          args=(preset.options,), help=preset.description,
+                          use_container_width=True)
+        buttons[2].button(tr("Take over the sidebar's options"), key="teach_use_sidebar",
+                          on_click=_set_settings, args=(opts,), use_container_width=True,
+                          help=tr("Copy the sidebar's N, smoothing and effective order here "
+                                  "({settings}).").format(settings=settings_text(opts)))
         weights = None
         if custom:
             columns = st.columns(order)
             weights = [columns[n].number_input(f"w_{n + 1}", 0.0, 10.0, 1.0, 0.05,
                                                key=f"teach_w_{n + 1}") for n in range(order)]
-    chosen = BLEUOptions(smooth_method=method, smooth_value=value, max_ngram_order=order,
-                         effective_order=effective)
-    preset = preset_of(chosen, weights)
-    sidebar = tr("on") if opts.effective_order else tr("off")
-    if preset is None:
-        said = tr("Custom settings: N = {order}, {method} smoothing, effective order {eff}: "
-                  "neither the article's formula nor sacrebleu's sentence-BLEU defaults.").format(
-            order=order, method=method, eff=tr("on") if effective else tr("off"))
-    else:
-        said = tr("Preset: {name}. {description}").format(name=preset.name,
-                                                          description=preset.description)
-    if _classroom.presenting():  # the preset's name only; the rest is in its help
-        short = (tr("Preset: {name}.").format(name=preset.name) if preset is not None
-                 else tr("Custom settings."))
-        st.caption(escape_markdown(short), help=said)
-        return order, method, value, effective, weights
-    st.caption(escape_markdown(said) + " " + escape_markdown(tr(
-        "(The sidebar's corpus options: N = {order}, {smooth} smoothing, effective order "
-        "{eff}.)").format(order=opts.max_ngram_order, smooth=opts.smooth_label(), eff=sidebar)))
     return order, method, value, effective, weights
+
+
+def formula_caption(options: BLEUOptions, weights) -> None:
+    """Which BLEU this page computes, in words (also in presentation mode): the preset or the
+    page's own settings, and that the sidebar's smoothing does not apply here."""
+    preset = preset_of(options, weights)
+    said = in_force(options, weights=weights)
+    if preset is None and weights is not None and len(set(weights)) > 1:
+        said += " " + tr("Custom weights w_n: {weights}.").format(
+            weights=", ".join(fmt_factor(w) for w in weights))
+    if not _classroom.presenting():
+        said += " " + tr("The sidebar's N, smoothing and effective order are not used here.")
+    st.caption(escape_markdown(said))
 
 
 def explain(walk, candidate: str, references: list[str], common: dict, custom: bool,
             method: str, value: float | None, effective: bool, weights) -> None:
     """Every step at once: n-gram tables, the weighted mean, BP, the score, smoothing, N."""
+    place = _classroom.charts(st)
     st.header(tr("1. Clipped n-gram precisions"), help=glossary.tip("ngram", "clipping"))
     help_texts = ngram_help()
     nothing = walk.orders[0].status == NOTHING
@@ -202,26 +205,28 @@ def explain(walk, candidate: str, references: list[str], common: dict, custom: b
                 if not step.defined:
                     st.info(escape_markdown(undefined_note(step)))
                     continue
-                _tables.dataframe(ngram_frame(walk, step.order), hide_index=True,
-                                  column_config=help_config, key=f"teach_ngrams_{step.order}")
+                _classroom.table(ngram_frame(walk, step.order), key=f"teach_ngrams_{step.order}",
+                                 column_config=help_config)
                 st.caption(escape_markdown(tr(
-                    "Credited {credited} of {total} {n}-grams: each count is clipped to the "
-                    "most any one reference has.").format(credited=step.credited,
-                                                          total=step.total, n=step.order)))
+                    "Credited {credited} of {total} {n}-grams: each count is clipped to how "
+                    "often the n-gram occurs at most in one reference.").format(
+                    credited=step.credited, total=step.total, n=step.order)))
 
     st.header(tr("2. The weighted geometric mean"), help=glossary.tip("geometric", "weights"))
-    _tables.dataframe(orders_frame(walk), hide_index=True, key="teach_orders",
-                      column_config={tr("how"): st.column_config.TextColumn(width="large")})
+    _classroom.table(orders_frame(walk), key="teach_orders",
+                     column_config={tr("computation"): st.column_config.TextColumn(
+                         width="large")})
     if not nothing:
         for note in notes(walk):
             st.info(escape_markdown(note), icon=":material/info:")
-    _charts.show_table(st, charts.precisions_layout, *charts.precisions_parts(walk),
+    _charts.show_table(place, charts.precisions_layout, *charts.precisions_parts(walk),
                        key="teach_precisions_chart")
-    _charts.show_table(st, charts.log_terms_layout, *charts.log_terms_parts(walk),
+    _charts.show_table(place, charts.log_terms_layout, *charts.log_terms_parts(walk),
                        key="teach_log_chart")
     log_sum = r"-\infty" if walk.log_sum == float("-inf") else fmt_log(walk.log_sum)
     st.latex(tex(rf"\sum_n w_n \log p_n = {log_sum} \quad \exp(\cdot) = "
                  rf"{fmt_factor(walk.geometric_mean)}"))
+    st.caption(escape_markdown(natural_log()))
 
     st.header(tr("3. Brevity penalty"), help=glossary.tip("bp", "lengths"))
     m1, m2, m3 = st.columns(3)
@@ -234,27 +239,31 @@ def explain(walk, candidate: str, references: list[str], common: dict, custom: b
     st.latex(tex(walk.latex))
     s1, s2 = st.columns(2)
     s1.metric("BLEU", fmt_score(walk.score),
-              help=tr("× 100, as sacrebleu and most papers print it."))
+              help=tr("× 100, as SacreBLEU and most publications report it."))
     s2.metric(tr("BLEU on the article's 0–1 scale"), fmt_unit(walk.score),
               help=glossary.tip("scale"))
+    st.caption(escape_markdown(in_force(walk.options, weights=walk.weights)))
     if walk.collapse and not nothing:
         st.warning(escape_markdown(walk.collapse))
 
     st.header(tr("Smoothing and effective order, side by side"),
               help=glossary.tip("smoothing", "effective"))
-    st.caption(tr("The same sentence under every smoothing with sacrebleu's default values "
-                  "(floor 0.1, add-k 1), effective order off and on; p_n as the score "
-                  "uses them."))
+    st.caption(tr("The same sentence with each smoothing method (SacreBLEU's default values: "
+                  "floor 0.1, add-k 1), with and without effective order; the p_n as they "
+                  "count in the score."))
     rows = smoothing_comparison(candidate, references, weights=weights, **common)
-    _tables.dataframe(smoothing_frame(rows), hide_index=True, key="teach_smoothing")
-    _charts.show_table(st, charts.smoothing_layout, *charts.smoothing_parts(rows),
+    _classroom.table(smoothing_frame(rows), key="teach_smoothing")
+    _charts.show_table(place, charts.smoothing_layout, *charts.smoothing_parts(rows),
                        key="teach_smoothing_chart")
 
     st.header(tr("Weights and N"))
+    st.caption(escape_markdown(tr("Sentence BLEU for N = 1 to 4 with this page's smoothing "
+                                  "({smoothing}) and effective order ({effective}).").format(
+        smoothing=smoothing_name(method), effective=on_off(effective))))
     sweep = order_sweep(candidate, references, max_order=max(common["max_ngram_order"], 4),
                         smooth_method=method, smooth_value=value, effective_order=effective,
                         tokenize=common["tokenize"], lowercase=common["lowercase"])
-    _charts.show_table(st, charts.order_sweep_layout, *charts.order_sweep_parts(sweep),
+    _charts.show_table(place, charts.order_sweep_layout, *charts.order_sweep_parts(sweep),
                        key="teach_sweep_chart")
     if custom:
         uniform = walkthrough(candidate, references, smooth_method=method,
@@ -277,6 +286,22 @@ def downloads(walk, candidate: str, references: list[str]) -> None:
                           key="teach_worksheet", icon=":material/edit_note:")
 
 
+def example_lines(candidate: str, references: list[str]) -> str:
+    """The example as a few lines of Markdown: the candidate, each reference, its source
+    where it is the page's own example."""
+    # the names outside the f-strings: Babel reads no tr() inside one (Python < 3.12)
+    head, reference = tr("Candidate translation"), tr("Reference {k}")
+    shown = [f"**{escape_markdown(head)}**: {escape_markdown(candidate)}"]
+    shown += [f"**{escape_markdown(reference.format(k=k))}**: {escape_markdown(line)}"
+              for k, line in enumerate(references, start=1)]
+    return "  \n".join(shown)
+
+
+def _own_example(candidate: str, references: list[str]) -> bool:
+    start = example("clipping")
+    return candidate == start.candidate and tuple(references) == start.references
+
+
 if ORDER not in state:  # first visit: the article's formula (a link may then say otherwise)
     _set_settings(ARTICLE_FORMULA)
 _example_link.restore(PAGE, FIELDS)
@@ -284,6 +309,7 @@ for key in KEPT:  # a value whose widget this run does not draw would otherwise 
     if key in state:
         state[key] = state[key]
 opts = _state.options()
+presenting = _classroom.presenting()
 _classroom.header(tr("How BLEU works"), PAGE)
 view_names = {"explain": tr("All steps at once"), "steps": tr("Step by step"),
               "exercises": tr("Exercises")}
@@ -292,38 +318,36 @@ view = st.radio(tr("View"), VIEWS, format_func=view_names.get, horizontal=True, 
 if view == "exercises":
     _exercise_ui.show("teach_ex")
 else:
-    presenting = _classroom.presenting()
-    # on a projector the example is two lines at the top and its boxes and settings go below
-    # the steps (containers keep this order whatever is drawn into them first)
-    top, middle = st.container(), st.container()
-    bottom = st.container() if presenting else top
-    if presenting:
-        # the names outside the f-strings: Babel reads no tr() inside one (Python < 3.12)
-        candidate, reference = tr("Candidate"), tr("Reference {k}")
-        shown = [f"**{escape_markdown(candidate)}**: {escape_markdown(state[CANDIDATE])}"]
-        shown += [f"**{escape_markdown(reference.format(k=k))}**: "
-                  f"{escape_markdown(line)}" for k, line in enumerate(
-                      (x for x in state[REFERENCES].splitlines() if x.strip()), start=1)]
-        top.markdown("  \n".join(shown))
+    # on a projector, and one step at a time, the example is a few lines at the top and its
+    # boxes and settings go below the steps, so the step's buttons and numbers come first
+    # (on a phone too); containers keep this order whatever is drawn into them first
+    compact = presenting or view == "steps"
+    top, middle, end = st.container(), st.container(), st.container()
+    bottom = end if compact else top
+    typed = [x for x in state[REFERENCES].splitlines() if x.strip()]
+    if compact:
+        top.markdown(example_lines(state[CANDIDATE], typed))
     with bottom:
         case = tr("lowercased") if opts.lowercase else tr("case-sensitive")
         with _classroom.options_box("teach_pick_box"):
             st.caption(escape_markdown(tr(
-                "Type a candidate and its references (one per line), or pick a segment of the "
-                "loaded data. Tokenizer and case come from the sidebar: {tokenize}, "
-                "{case}.").format(tokenize=opts.tokenize, case=case)))
+                "Type a candidate translation and the reference translation(s), one per line, "
+                "or pick a segment of the loaded data. Tokenizer and case come from the "
+                "sidebar: {tokenize}, {case}.").format(tokenize=opts.tokenize, case=case)))
             pick_segment()
-        inputs = st.expander(tr("Edit the example"), icon=":material/edit:") if presenting \
+        inputs = st.expander(tr("Edit the example"), icon=":material/edit:") if compact \
             else st.container()
         left, right = inputs.columns(2)
-        candidate = left.text_area(tr("Candidate"), key=CANDIDATE, height=100,
+        candidate = left.text_area(tr("Candidate translation"), key=CANDIDATE, height=100,
                                    help=glossary.tip("candidate"))
         references = [line for line in right.text_area(
-            tr("References, one per line"), key=REFERENCES, height=100,
+            tr("Reference translation(s), one per line"), key=REFERENCES, height=100,
             help=glossary.tip("reference")).splitlines() if line.strip()]
         order, method, value, effective, weights = settings(opts)
     common = {"tokenize": opts.tokenize, "lowercase": opts.lowercase, "max_ngram_order": order}
     with middle:
+        if _own_example(candidate, references):
+            st.caption(escape_markdown(source("clipping")))
         try:
             walk = walkthrough(candidate, references, smooth_method=method, smooth_value=value,
                                effective_order=effective, weights=weights, **common)
@@ -331,13 +355,16 @@ else:
             st.error(escape_markdown(str(error)))
             _example_link.save(FIELDS)
             st.stop()
+        formula_caption(walk.options, walk.weights)
         if view == "steps":
-            _steps_ui.show(walk)
+            _steps_ui.show(walk, candidate, references)
         else:
             explain(walk, candidate, references, common, bool(state.get(CUSTOM)), method,
                     value, effective, weights)
-    with bottom:
-        _learned.pair_score(candidate, references)
-        downloads(walk, candidate, references)
-_example_link.share_box(FIELDS)
+    if not presenting:  # a lecturer does not show these on the projector
+        with end:
+            _learned.pair_score(candidate, references)
+            downloads(walk, candidate, references)
+if not presenting:
+    _example_link.share_box(FIELDS)
 _example_link.save(FIELDS)

@@ -1,6 +1,9 @@
-"""Sensitivity: tokenizer and case, NLTK versus sacrebleu, sentence versus corpus level against
-human MQM judgments, and segmentation of text written without spaces."""
+"""Sensitivity: tokenizer and case, NLTK versus SacreBLEU, sentence versus corpus level against
+human MQM judgments, and segmentation of text written without spaces. Presentable like the
+other teaching pages (presentation mode, links to them); which BLEU each section computes is
+said in words beside its numbers."""
 
+from dataclasses import replace
 
 import streamlit as st
 
@@ -19,10 +22,13 @@ from bleu.i18n import N_, labels, language, tr
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset, load_folder
 from bleu.io.scores.read import parse_scores
+from bleu.metrics.bleu.score import BLEUOptions
 from bleu.metrics.segment.scores import SegmentScores
+from bleu.teaching.breakdown import SENTENCE_DEFAULTS
+from bleu.teaching.formula import in_force
 from bleu_app.runtime import _cache
 from bleu_app.session import _samples, _session, _state
-from bleu_app.widgets import _charts, _tables
+from bleu_app.widgets import _charts, _classroom, _example_link, _tables
 
 ZH_DIR = _session.SAMPLE_DIR / "wmt22_en-zh_excerpt"
 ZH_LABEL = N_("Sample: WMT22 English→Chinese, first 300 segments")
@@ -61,14 +67,28 @@ def _hyps(data: Dataset, names=None) -> dict[str, tuple[str, ...]]:
     return {n: f.segments for n, f in data.systems.items() if names is None or n in names}
 
 
+PAGE = "sensitivity"
+FIELDS = (_example_link.PRESENT,)
+
+
+def said(text: str) -> None:
+    """A caption of the app's own words (no user text)."""
+    st.caption(escape_markdown(text))
+
+
+_example_link.restore(PAGE, FIELDS)
 data, opts = _session.dataset(), _state.options()
-st.title(tr("Sensitivity"))
-st.caption(tr("The same translations, different numbers: what BLEU depends on besides quality."))
+_classroom.header(tr("Sensitivity"), PAGE)
+place = _classroom.charts(st)
+st.caption(tr("The same translations, different numbers: what BLEU depends on besides the "
+              "quality of the translation."))
 
 # --- tokenizer x case ---------------------------------------------------------------------------
 st.header(tr("Tokenizer and case"))
 names = st.multiselect(tr("Systems"), list(data.systems), default=list(data.systems)[:4],
                        format_func=show_controls, key="sens_systems")
+said(in_force(replace(opts, effective_order=False), corpus=True, sidebar=True,
+              tokenizers=tr("every tokenizer, with and without lowercasing")))
 if st.toggle(tr("Score the loaded systems under every tokenizer × case"), key="sens_grid_on"):
     if len(names) < 1:
         st.info(tr("Choose at least one system."))
@@ -78,7 +98,7 @@ if st.toggle(tr("Score the loaded systems under every tokenizer × case"), key="
         table = grid.table().reset_index()
         _tables.show(table, {name: Column(SCORE) for name in table.columns[1:]},
                      key="sens_grid_table")
-        _charts.show(st, charts.tokenizer_grid_chart, grid, key="sens_grid_chart")
+        _charts.show(place, charts.tokenizer_grid_chart, grid, key="sens_grid_chart")
         _tables.show(grid.spread().reset_index(), {name: Column(SCORE) for name in
                                                    ("min", "max", "spread")},
                      labels={"min": tr("min"), "max": tr("max"), "spread": tr("spread")},
@@ -118,15 +138,16 @@ if st.toggle(tr("Run the cross-check"), key="sens_nltk_on"):
 st.header(tr("Sentence level versus corpus level, against human MQM judgments"))
 SOURCES = {"bundled": N_("bundled WMT21 en-de MQM sample"),
            "loaded": N_("loaded data + an MQM file")}
-source = st.radio(tr("Data"), list(SOURCES), format_func=labels(SOURCES),
-                  key="sens_mqm_source", horizontal=True)
+choices = _classroom.options_box("sens_mqm_choice")  # hidden on a projector
+source = choices.radio(tr("Data"), list(SOURCES), format_func=labels(SOURCES),
+                       key="sens_mqm_source", horizontal=True)
 mqm_data, mqm_scores = None, None
 try:
     if source == "bundled":
         mqm_data, file_scores = _samples.mqm_sample()
         mqm_scores = match_scores(file_scores, list(mqm_data.systems)).scores
     else:
-        upload = st.file_uploader(tr("MQM avg_seg_scores TSV"), key="mqm_upload")
+        upload = choices.file_uploader(tr("MQM avg_seg_scores TSV"), key="mqm_upload")
         if upload is not None:
             mqm_data = data
             mqm_scores = match_scores(parse_scores(upload.getvalue(), upload.name),
@@ -146,14 +167,20 @@ if mqm_data is not None and mqm_scores is not None:
                   CORRELATION.text(corr.segment_tau_grouped))
         k3.metric(tr("System-level Kendall τ"), CORRELATION.text(corr.system_tau))
         k4.metric(tr("System-level Pearson r"), CORRELATION.text(corr.system_pearson))
-        st.caption(tr("{pairs} rated (system, segment) pairs from {systems} systems. Sentence "
-                      "BLEU: exp smoothing, effective order; corpus BLEU over the whole test "
-                      "set; MQM system score: the mean over rated segments (negated MQM, higher "
-                      "is better).").format(pairs=COUNT.text(len(corr.segments)),
-                                            systems=len(corr.systems)))
+        st.caption(tr("{pairs} rated (system, segment) pairs from {systems} systems; MQM "
+                      "system score: the mean over rated segments (negated MQM, higher is "
+                      "better).").format(pairs=COUNT.text(len(corr.segments)),
+                                         systems=len(corr.systems)))
+        said(in_force(replace(SENTENCE_DEFAULTS, tokenize=opts.tokenize,
+                              lowercase=opts.lowercase)))
+        said(in_force(BLEUOptions(tokenize=opts.tokenize, lowercase=opts.lowercase),
+                      corpus=True, sidebar=True) + " " + tr("Over the whole test set, as WMT "
+                                                            "reports it."))
         left, right = st.columns(2)
-        _charts.show(left, charts.mqm_segments_chart, corr, key="sens_mqm_segments")
-        _charts.show(right, charts.mqm_systems_chart, corr, key="sens_mqm_systems")
+        _charts.show(_classroom.charts(left), charts.mqm_segments_chart, corr,
+                     key="sens_mqm_segments")
+        _charts.show(_classroom.charts(right), charts.mqm_systems_chart, corr,
+                     key="sens_mqm_systems")
         _tables.show(corr.systems, {"corpus_bleu": Column(SCORE), "mqm": Column(SCORE)},
                      labels={"system": tr("system"), "corpus_bleu": tr("corpus BLEU"),
                              "mqm": tr("MQM (mean, negated)")},
@@ -163,6 +190,8 @@ if mqm_data is not None and mqm_scores is not None:
 st.header(tr("Languages without spaces"))
 unspaced = data if data.target_language in ("zh", "ja") else _unspaced_sample()
 st.caption(escape_markdown(tr("Data: {label}.").format(label=tr(unspaced.label))))
+said(in_force(BLEUOptions(), corpus=True, sidebar=True, tokenizers=tr("tokenizers zh, char and "
+                                                                      "none")))
 zh_system = st.selectbox(tr("System"), list(unspaced.systems),
                          format_func=show_controls, key="sens_zh_system")
 table = _segmentation(unspaced.systems[zh_system], unspaced.references)
@@ -171,10 +200,12 @@ _tables.show(table, {"score": Column(SCORE), "hyp_tokens": Column(COUNT),
                      "one-token segments": Column(COUNT)},
              labels={"tokenize": tr("tokenizer"), "score": "BLEU", "hyp_tokens": tr("hyp tokens"),
                      "ref_tokens": tr("ref tokens"), "tokens per segment": tr("tokens per segment"),
-                     "one-token segments": tr("one-token segments")}, key="sens_zh_table")
-_charts.show(st, charts.segmentation_chart, table, key="sens_zh_chart")
+                     "one-token segments": tr("one-token segments"), "example": tr("example"),
+                     "precisions": tr("precisions")}, key="sens_zh_table")
+_charts.show(place, charts.segmentation_chart, table, key="sens_zh_chart")
 none = table[table.tokenize == "none"].iloc[0]
-st.info(tr("With tokenize=none, {single} of {count} hypotheses are a single token (a whole "
-           "sentence), so almost no n-gram can match: BLEU {score}.").format(
+st.info(tr("With tokenize=none, {single} of {count} candidate translations are a single token "
+           "(a whole sentence), so almost no n-gram can match: BLEU {score}.").format(
     single=COUNT.text(int(none["one-token segments"])),
     count=COUNT.text(len(unspaced.systems[zh_system].segments)), score=SCORE.text(none.score)))
+_example_link.save(FIELDS)

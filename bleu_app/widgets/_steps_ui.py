@@ -1,6 +1,8 @@
 """How BLEU works, one step at a time: previous / next, the step's formula and the same formula
 with the sentence's numbers, and (when asked) a prediction the student types before the step
-is revealed. The steps are ``bleu.teaching.steps``; this draws one of them."""
+is revealed; a wrong prediction is explained (the exercises' diagnosis). The steps are
+``bleu.teaching.steps``; this draws one of them, its numbers first, so that they fit a
+projector's screen."""
 
 from __future__ import annotations
 
@@ -10,9 +12,9 @@ from bleu.display.escaping import escape_markdown
 from bleu.display.formatting import tex
 from bleu.i18n import tr
 from bleu.teaching.breakdown import Walkthrough, ngram_frame, ngram_help
-from bleu.teaching.exercises import RIGHT, SKIPPED, UNREADABLE
-from bleu.teaching.steps import Step, steps
-from bleu_app.widgets import _tables
+from bleu.teaching.exercises import RIGHT, SKIPPED, UNREADABLE, Verdict
+from bleu.teaching.steps import Step, solution_for, steps
+from bleu_app.widgets import _classroom
 
 STEP = "teach_step"  # the index of the step shown (a session value, moved by the buttons)
 PREDICT = "teach_predict"  # the toggle: ask for a prediction before revealing
@@ -39,12 +41,48 @@ def _table(walk: Walkthrough, step: Step) -> None:
         return
     help_config = {column: st.column_config.Column(column, help=text)
                    for column, text in ngram_help().items()}
-    _tables.dataframe(ngram_frame(walk, step.order), hide_index=True,
-                      column_config=help_config, key=f"teach_step_table_{step.order}")
+    _classroom.table(ngram_frame(walk, step.order), key=f"teach_step_table_{step.order}",
+                     column_config=help_config)
 
 
-def show(walk: Walkthrough) -> None:
-    """The step the session is at, with the buttons to move and the prediction box."""
+def verdict_text(verdict: Verdict) -> str:
+    """A revealed prediction in words: what was predicted, the right answer and, where the
+    prediction is wrong, why (plain text: escape before rendering)."""
+    said = tr("Your prediction: {given}; the right answer is {expected}.").format(
+        given=verdict.given, expected=verdict.expected_text)
+    if verdict.status == RIGHT:
+        return said + " " + tr("Right.")
+    return " ".join(part for part in (said, verdict.why) if part)
+
+
+def _prediction_form(walk: Walkthrough, step: Step, index: int, candidate: str,
+                     references: list[str]) -> bool:
+    """The prediction box of ``step``; True when it is shown (the numbers stay hidden)."""
+    prediction = step.prediction
+    example = _example(walk)
+    if not (bool(st.session_state.get(PREDICT)) and prediction is not None and
+            (example, step.key) not in st.session_state.get(REVEALED, set())):
+        return False
+    with st.form(f"teach_predict_form_{index}", border=True):
+        guess = st.text_input(tr("Your prediction: {label}").format(label=prediction.label),
+                              key=f"teach_prediction_{step.key}")
+        shown = st.form_submit_button(tr("Check and reveal"), key="teach_reveal",
+                                      type="primary")
+    if shown:
+        verdict = prediction.check(guess, solution_for(walk, candidate, references))
+        if verdict.status in (SKIPPED, UNREADABLE):
+            st.warning(escape_markdown(verdict.why or tr("Type a number first.")))
+            return True
+        st.session_state[f"teach_verdict_{step.key}"] = verdict
+        _reveal(example, step)
+        st.rerun()
+    return True
+
+
+def show(walk: Walkthrough, candidate: str, references: list[str]) -> None:
+    """The step the session is at, with the buttons to move and the prediction box
+    (``candidate`` and ``references``: the pair ``walk`` is of, for explaining a wrong
+    prediction)."""
     found = steps(walk)
     index = min(max(int(st.session_state.get(STEP, 0)), 0), len(found) - 1)
     st.session_state[STEP] = index
@@ -59,36 +97,25 @@ def show(walk: Walkthrough) -> None:
     right.button(tr("Next"), key="teach_step_next", icon=":material/arrow_forward:",
                  on_click=_move, args=(1, len(found)), disabled=index == len(found) - 1,
                  use_container_width=True)
-    st.toggle(tr("Ask me to predict each number first"), key=PREDICT)
-    st.subheader(step.title)
-    st.latex(tex(step.formula))
-    example = _example(walk)
-    prediction = step.prediction
-    if bool(st.session_state.get(PREDICT)) and prediction is not None and \
-            (example, step.key) not in st.session_state.get(REVEALED, set()):
-        with st.form(f"teach_predict_form_{index}", border=True):
-            guess = st.text_input(tr("Your prediction: {label}").format(
-                label=prediction.label), key=f"teach_prediction_{step.key}")
-            shown = st.form_submit_button(tr("Check and reveal"), key="teach_reveal",
-                                          type="primary")
-        if shown:
-            verdict = prediction.check(guess)
-            if verdict.status in (SKIPPED, UNREADABLE):
-                st.warning(escape_markdown(verdict.why or tr("Type a number first.")))
-                return
-            st.session_state[f"teach_verdict_{step.key}"] = verdict
-            _reveal(example, step)
-            st.rerun()
+    st.toggle(tr("Predict each number yourself first"), key=PREDICT)
+    if _prediction_form(walk, step, index, candidate, references):
+        st.latex(tex(step.formula))
         return
     verdict = st.session_state.get(f"teach_verdict_{step.key}")
-    if verdict is not None and (example, step.key) in st.session_state.get(REVEALED, set()):
-        said = tr("You predicted {given}; it is {expected}.").format(
-            given=verdict.given, expected=verdict.expected_text)
+    if verdict is not None and (_example(walk), step.key) in st.session_state.get(REVEALED,
+                                                                                   set()):
+        said = escape_markdown(verdict_text(verdict))
         if verdict.status == RIGHT:
-            st.success(escape_markdown(said + " " + tr("Right.")), icon=":material/check:")
+            st.success(said, icon=":material/check:")
         else:
-            st.error(escape_markdown(said), icon=":material/close:")
-    st.latex(tex(step.worked))
+            st.error(said, icon=":material/close:")
+    if _classroom.presenting():  # side by side: the numbers stay on a projector's screen
+        symbols, numbers = st.columns([2, 3], vertical_alignment="center")
+        symbols.latex(tex(step.formula))
+        numbers.latex(tex(step.worked))
+    else:
+        st.latex(tex(step.formula))
+        st.latex(tex(step.worked))
     if step.explanation:
         st.markdown(escape_markdown(step.explanation))
     _table(walk, step)

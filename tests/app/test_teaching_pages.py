@@ -67,19 +67,25 @@ def test_how_bleu_works_classic_example_by_hand():
     assert (shown["BLEU"], shown["BLEU on the article's 0–1 scale"]) == ("0.00", "0.0000")
     assert sacrebleu.metrics.BLEU(smooth_method="none").sentence_score(
         CLASSIC_HYP, CLASSIC_REFS).score == 0.0
-    assert any("Preset: The article's formula" in c.value.replace("\\", "") for c in at.caption)
+    # the formula in force, in words, beside the score (and at the top of the page)
+    said = [c.value.replace("\\", "") for c in at.caption]
+    assert sum("Sentence BLEU here: the article's formula" in c for c in said) == 2
+    assert any("log is the natural logarithm ln" in c for c in said)
+    assert any("The sidebar's N, smoothing and effective order are not used here" in c
+               for c in said)
     use_sacrebleu_defaults(at)
     shown = metrics(at)
-    assert any("Preset: sacrebleu's sentence-BLEU defaults" in c.value.replace("\\", "")
-               for c in at.caption)
+    said = [c.value.replace("\\", "") for c in at.caption]
+    assert sum("Sentence BLEU here: SacreBLEU's sentence BLEU" in c for c in said) == 2
     # exp smoothing: p = 2/7, 1/(2*6), 1/(4*5), 1/(8*4)
     by_hand = 100 * (2 / 7 / 12 / 20 / 32) ** 0.25
     assert shown["BLEU"] == f"{by_hand:.2f}" == \
         f"{sacrebleu.sentence_bleu(CLASSIC_HYP, CLASSIC_REFS).score:.2f}"
     assert shown["BLEU on the article's 0–1 scale"] == f"{by_hand / 100:.4f}"
     unigrams = frame(at, "n-gram")
-    assert unigrams.to_dict("records") == [{"n-gram": "the", "count": 7, "max ref count": 2,
-                                             "from ref": 1, "credited": 2}]
+    assert unigrams.to_dict("records") == [{"n-gram": "the", "count": 7,
+                                             "max. in one reference": 2,
+                                             "in reference no.": 1, "credited": 2}]
     orders = frame(at, "credited/total")
     assert list(orders["credited/total"]) == ["2/7 = 28.57%", "0/6 = 0.00%", "0/5 = 0.00%",
                                               "0/4 = 0.00%"]
@@ -284,7 +290,8 @@ def test_page_settings_are_its_own_with_a_button_for_the_sidebars():
     expected = sacrebleu.metrics.BLEU(max_ngram_order=3, smooth_method="floor",
                                       effective_order=False)
     assert metrics(at)["BLEU"] == f"{expected.sentence_score(CLASSIC_HYP, CLASSIC_REFS).score:.2f}"
-    assert any("Custom settings" in c.value for c in at.caption)
+    assert any("Sentence BLEU here: this page's settings: N = 3, smoothing floor 0.1, "
+               "effective order off" in c.value.replace("\\", "") for c in at.caption)
     at.button(key="teach_use_sacrebleu").click().run()
     assert at.checkbox(key="teach_effective").value is True
     at.button(key="teach_use_article").click().run()
@@ -302,9 +309,14 @@ def test_brevity_page_own_sentence_gives_sacrebleus_bp():
     at.run()
     expected = sacrebleu.sentence_bleu(hyp, refs)  # c = 4, r = 5 (the closer reference)
     shown = metrics(at)
-    assert (shown["Your c (candidate tokens)"], shown["Your r (closest reference)"]) == (
+    assert (shown["c (candidate tokens)"], shown["r (closest reference)"]) == (
         str(expected.sys_len), str(expected.ref_len)) == ("4", "5")
-    assert shown["Your BP"] == f"{expected.bp:.4f}" == f"{math.exp(1 - 5 / 4):.4f}"
+    assert shown["BP of your sentence"] == f"{expected.bp:.4f}" == f"{math.exp(1 - 5 / 4):.4f}"
+    # every BLEU on the page is corpus BLEU with the sidebar's options, and the page says so
+    said = " ".join(c.value.replace("\\", "") for c in at.caption)
+    assert "Corpus BLEU here: the sidebar's options: N = 4, smoothing exp, effective order " \
+        "off; tokenizer 13a." in said
+    assert "Corpus BLEU with the sidebar's options: N = 4, smoothing exp" in said
     specs = [c.proto.spec for c in (at.get("arrow_vega_lite_chart") or at.get("vega_lite_chart"))]
     assert any("diamond" in spec for spec in specs)  # the sentence marked on the curve
 
@@ -358,11 +370,12 @@ def library_metrics(hyp: str, refs: list[str], language: str, tokenize: str) -> 
     from nltk.stem.snowball import SnowballStemmer
     from nltk.translate.meteor_score import meteor_score
     from rouge_score.rouge_scorer import RougeScorer
+    from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
     from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
     from bleu.metrics.meteor import NoSynonyms, wordnet
 
-    tok = {"13a": Tokenizer13a(), "zh": TokenizerZh()}[tokenize]
+    tok = {"13a": Tokenizer13a(), "zh": TokenizerZh(), "char": TokenizerChar()}[tokenize]
 
     class Words:
         def tokenize(self, text: str) -> list[str]:
@@ -416,9 +429,12 @@ def test_blind_spots_own_pair_corpus_disagreements_and_guide():
     at.text_area(key="blind_refs").set_value(ref)
     at.run()
     own = metric_tables(at)[1]  # the second score table: the user's pair
-    assert list(own.columns) == ["your hypothesis"]
+    assert list(own.columns) == ["your candidate translation"]
     expected = library_metrics(hyp, [ref], "en", "13a")
-    assert written(own["your hypothesis"]) == {k: f"{v:.2f}" for k, v in expected.items()}
+    assert written(own["your candidate translation"]) == {
+        k: f"{v:.2f}" for k, v in expected.items()}
+    said = " ".join(c.value.replace("\\", "") for c in at.caption)
+    assert "Sentence BLEU here: SacreBLEU's sentence BLEU" in said  # the formula, in words
     # no external scores yet: a button loads the MQM sample, then the disagreements appear
     at.button(key="blind_load_mqm").click().run()
     assert not at.exception
@@ -433,9 +449,9 @@ def test_blind_spots_own_pair_corpus_disagreements_and_guide():
     system = at.selectbox(key="blind_guide_system").value
     hyps = read_lines(folder / f"newstest2021.en-de.hyp.{system}.de")
     refs = [read_lines(folder / f"newstest2021.en-de.ref.{k}.de") for k in "ACD"]
-    assert settings.loc["tokenize char", "BLEU"] == pytest.approx(
+    assert settings.loc["tokenizer char", "BLEU"] == pytest.approx(
         sacrebleu.corpus_bleu(hyps, refs, tokenize="char").score, abs=1e-9)
-    assert settings.loc["tokenize char", "signature"].startswith(
+    assert settings.loc["tokenizer char", "signature"].startswith(
         "nrefs:3|case:mixed|eff:no|tok:char")
 
 
@@ -476,15 +492,17 @@ def test_exercise_answered_wrong_then_right():
     at.button(key="teach_ex_check_clipping").click().run()
     assert not at.exception
     assert plain(at.error[0].value).startswith("1 of 12 right; the first step to fix: m_1")
-    feedback = next(plain(m.value) for m in at.markdown if "❌" in m.value)
+    feedback = next(plain(m.value) for m in at.markdown if ":red-badge[wrong]" in m.value)
     assert "without clipping" in feedback and "“auf” is 2 times" in feedback
+    assert not any(mark in m.value for m in at.markdown for mark in ("✅", "❌"))  # no emoji
     assert any(plain(e.label) == "Worked solution" for e in at.expander)
     at.text_input(key="teach_ex_clipping_matches_1").set_value("8")
     at.text_input(key="teach_ex_clipping_p_1").set_value("0,8")  # a decimal comma is read
     at.button(key="teach_ex_check_clipping").click().run()
     assert "3 of 12 right; the empty boxes are not checked." in [plain(i.value) for i in at.info]
     assert not at.error
-    assert plain(next(m.value for m in at.markdown if "✅" in m.value)).count(": right.") == 3
+    assert next(m.value for m in at.markdown if "green-badge" in m.value).count(
+        ":green-badge[right]") == 3
 
 
 def test_brevity_exercises_ask_c_r_and_bp():
@@ -512,7 +530,16 @@ def test_step_by_step_next_previous_and_prediction():
     assert not [x for x in at.latex if r"\frac{2}{7}" in x.value]  # hidden until predicted
     at.text_input(key="teach_prediction_p_1").set_value("2/7")
     at.button(key="teach_reveal").click().run()
-    assert plain(at.success[0].value).startswith("You predicted 2/7; it is 0.2857. Right.")
+    assert plain(at.success[0].value).startswith(
+        "Your prediction: 2/7; the right answer is 0.2857. Right.")
+    # a wrong prediction is explained: 7/7 is the count without clipping
+    at.button(key="teach_step_next").click().run()  # p_2 = 0/6 under the article's formula
+    at.text_input(key="teach_prediction_p_2").set_value("1/6")
+    at.button(key="teach_reveal").click().run()
+    wrong = plain(at.error[0].value)
+    assert wrong.startswith("Your prediction: 1/6; the right answer is 0.0000.")
+    assert "does not smooth: p_2 = 0/6 = 0" in wrong
+    at.button(key="teach_step_previous").click().run()
     at.button(key="teach_step_previous").click().run()
     assert at.session_state["teach_step"] == 0
     assert not at.exception
@@ -554,8 +581,16 @@ def test_presentation_mode_hides_sidebar_and_options():
     styles = [h.value for h in at.html]
     assert any('[data-testid="stSidebar"]' in s and "present_hide" in s for s in styles)
     assert at.session_state["teach_presenting"] is True
+    # what a lecturer does not show: the downloads, the link box, the COMET note
+    assert not at.download_button
+    assert not any("Link to this example" in e.label for e in at.expander)
+    assert not any("A learned metric (COMET" in c.value for c in at.caption)
     at.switch_page("bleu_app/views/blind_spots.py").run()  # it holds across the pages
     assert at.toggle(key="present_toggle_blind_spots").value is True
+    assert not any("upload their segment scores" in i.value for i in at.info)
+    assert not at.exception
+    at.switch_page("bleu_app/views/sensitivity.py").run()  # Sensitivity is presentable too
+    assert at.toggle(key="present_toggle_sensitivity").value is True
     assert not at.exception
 
 
@@ -573,8 +608,11 @@ def test_background_page():
     for fact in ("Papineni", "IBM", "2002", "WMT", "chrF", "COMET", "MQM"):
         assert fact in text
     assert [h.value for h in at.header][:4] == [
-        "Who proposed BLEU, and when", "Why it spread", "What WMT uses it for today",
-        "What replaced it"]
+        "Who proposed BLEU, and when", "Why BLEU caught on so quickly",
+        "What WMT uses it for today", "What took its place"]
+    for named in ("**METEOR** (Banerjee and Lavie 2005)", "**ROUGE** (Lin 2004)",
+                  "introduced SacreBLEU"):  # the article names them; one spelling
+        assert named in text
 
 
 def test_blind_spots_dutch_pair_signatures_and_default_ter():
@@ -585,7 +623,7 @@ def test_blind_spots_dutch_pair_signatures_and_default_ter():
     at.text_area(key="blind_hyp").set_value(hyp)
     at.text_area(key="blind_refs").set_value(ref)
     at.selectbox(key="blind_language").set_value("nl").run()
-    own = metric_tables(at)[1]["your hypothesis"]
+    own = metric_tables(at)[1]["your candidate translation"]
     assert written(own) == {k: f"{v:.2f}" for k, v in library_metrics(hyp, [ref], "nl",
                                                                        "13a").items()}
     signatures = [d.value for d in at.dataframe if "signature" in d.value.columns
@@ -595,7 +633,7 @@ def test_blind_spots_dutch_pair_signatures_and_default_ter():
     at.text_area(key="blind_hyp").set_value("Yesterday, after the meeting, we went home.")
     at.text_area(key="blind_refs").set_value("We went home yesterday after the meeting.")
     at.selectbox(key="blind_language").set_value("en").run()
-    assert written(metric_tables(at)[1]["your hypothesis"])["TER"] == "71.43"
+    assert written(metric_tables(at)[1]["your candidate translation"])["TER"] == "71.43"
     at.selectbox(key="blind_case").set_value("nl-compound").run()
     assert not at.exception
     assert list(metric_tables(at)[0].columns) == ["correct, compound written out",

@@ -2,8 +2,11 @@
 drawing marks (none empty), nothing cut off sideways, the typed-in texts (Ctrl+Enter) changing
 the numbers as sacrebleu / ``bleu.corpus_bleu`` say; an exercise answered wrong, then right;
 the step-by-step view moving back and forth; the teacher's link opening the same example in a
-fresh browser context; and screenshots at 1280x720 in presentation mode and at 390x844 (a
-phone), saved under tests/browser/artifacts/ for a person to look at."""
+fresh browser context. In Dutch, presentation mode at 1280x720 on every teaching page (type
+of at least 18 px and dark, captions and chart text included; what a lecturer does not show
+hidden; each step's numbers and an exercise's form above the fold; links that look like
+links; no English, no drifting term), the phone layout at 390x844, and labels not cut at
+1280 px with the sidebar; screenshots saved under tests/browser/artifacts/."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import math
 
 import pytest
 import sacrebleu
+from dutch import MAIN_TEXT, drifting_terms, english_left, nl, page_lines
 from harness import REPO, goto_page, wait_all_charts, wait_idle
 from playwright.sync_api import Locator, Page, expect
 
@@ -82,7 +86,7 @@ def test_how_bleu_works_three_token_candidate(page: Page, app_url: str) -> None:
     expect(_metric(page, "BLEU")).to_have_text(f"{expected.score:.2f}", timeout=WAIT_MS)
     _no_empty_chart_nothing_cut_off(page)
     # the log-terms chart labels its zero terms and the dropped order
-    log_chart = _chart(page, "Terms of the weighted log sum")
+    log_chart = _chart(page, "Terms of the weighted sum of logarithms")
     expect(log_chart.locator("g.mark-text.role-mark text")).to_have_text(
         ["0.0000", "0.0000", "0.0000", "dropped"], timeout=WAIT_MS)
 
@@ -96,7 +100,8 @@ def test_brevity_penalty_own_sentence_and_zoom(page: Page, app_url: str) -> None
     _type(page, "bp_candidate", hyp)
     _type(page, "bp_references", ref)
     expected = sacrebleu.sentence_bleu(hyp, [ref])
-    expect(_metric(page, "Your BP")).to_have_text(f"{expected.bp:.4f}", timeout=WAIT_MS)
+    expect(_metric(page, "BP of your sentence")).to_have_text(f"{expected.bp:.4f}",
+                                                              timeout=WAIT_MS)
     _no_empty_chart_nothing_cut_off(page)
     slider = page.locator(".st-key-bp_percent input[type=range]")
     slider.focus()
@@ -141,6 +146,21 @@ def test_sentences_live_whatif_changes_corpus_bleu(page: Page, app_url: str) -> 
     wait_idle(page)
     expect(_metric(page, f"Corpus BLEU of {system}")).to_have_text(
         f"{bleu.corpus_bleu(hyps, refs).score:.2f}", timeout=WAIT_MS)
+
+
+#: something wider than the window: cut off, or the page scrolls sideways
+SIDEWAYS = """() => document.documentElement.scrollWidth > window.innerWidth + 1"""
+
+
+def _shoot(page: Page, path) -> None:
+    """The whole page (Streamlit scrolls inside its main area: grow the window first)."""
+    width = page.viewport_size["width"]
+    height = page.evaluate("""() => document.querySelector('[data-testid="stMain"]')
+                              .scrollHeight""")
+    page.set_viewport_size({"width": width, "height": min(max(height, 720), 9000)})
+    _settle(page)
+    page.wait_for_timeout(500)
+    page.screenshot(path=str(path))
 
 
 def _settle(page: Page) -> None:
@@ -224,51 +244,175 @@ def test_teachers_link_opens_the_example_in_a_fresh_context(browser, app_url: st
         student.close()
 
 
-SCREENSHOTS = {"How BLEU works": "how_bleu_works", "Brevity penalty": "brevity_penalty",
-               "Blind spots": "blind_spots"}
-#: something wider than the window: cut off, or the page scrolls sideways
-SIDEWAYS = """() => document.documentElement.scrollWidth > window.innerWidth + 1"""
+
+# --- in Dutch: presentation mode at 1280x720, a phone, the sidebar at 1280 ------------------------
+
+PROJECTOR, PHONE = {"width": 1280, "height": 720}, {"width": 390, "height": 844}
+#: every piece of text in the main area (charts' SVG text included) whose type is under 18 px,
+#: not dark (WCAG relative luminance over 0.2: less than 4.5:1 on white) or faded; text that is
+#: not shown (opacity 0: Vega's hidden overlapping labels), math (KaTeX sizes its own sub- and
+#: superscripts), a data grid's hidden accessible table and a disabled button are left out, and a
+#: chosen value's tag (white on colour) out of the colour check
+SMALL_OR_PALE = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const lum = (rgb) => {
+    const m = (rgb || '').match(/[\\d.]+/g); if (!m) return 0;
+    const [r, g, b] = m.slice(0, 3).map(v => { v = v / 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const bad = [];
+  for (const e of main.querySelectorAll('*')) {
+    if (e.closest('.katex, [data-testid="stDataFrame"], [data-testid="stTooltipIcon"], '
+                  + 'button[disabled], style, script')) continue;
+    if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+    const box = e.getBoundingClientRect();
+    if (!box.width || !box.height) continue;
+    let opacity = 1;
+    for (let x = e; x && x !== main; x = x.parentElement)
+      opacity *= parseFloat(getComputedStyle(x).opacity);
+    if (opacity === 0) continue;
+    const style = getComputedStyle(e);
+    const color = e.tagName === 'text' ? style.fill : style.color;
+    const tag = !!e.closest('[data-tag]');
+    if (parseFloat(style.fontSize) < 18 || opacity < 0.95 || (!tag && lum(color) > 0.2))
+      bad.push([e.tagName, e.textContent.trim().slice(0, 40), style.fontSize, color, opacity]);
+  }
+  return bad;
+}"""
+#: labels and buttons whose text is cut (an ellipsis, or text wider than its box)
+CUT = """() => [...document.querySelector('[data-testid="stMain"]').querySelectorAll(
+      '[data-testid="stWidgetLabel"] p, button p, [data-testid="stMetricLabel"] p, '
+      + '[data-testid="stTab"] p')]
+    .filter(e => e.getBoundingClientRect().width > 0 && e.scrollWidth > e.clientWidth + 1)
+    .map(e => e.textContent)"""
+#: the links to the other teaching pages, and how they look
+LINKS = """() => [...document.querySelectorAll(
+    '[data-testid="stMain"] [data-testid="stPageLink"] a')].map(a => {
+    const text = a.querySelector('p, span'); const style = getComputedStyle(text);
+    return [text.textContent, style.textDecorationLine, style.color,
+            a.getBoundingClientRect().bottom];
+})"""
+#: page, extra query, a selector and its text that must end above the fold (None: no check)
+PRESENTED = {
+    "how_bleu_works": ("", '[data-testid="stMain"] [role="tablist"]'),
+    "how_bleu_works-steps": ("&ex_view=steps&ex_step=1", ".katex-display"),
+    "how_bleu_works-exercises": ("&ex_view=exercises", '[data-testid="stForm"] input'),
+    "brevity_penalty": ("", '[data-testid="stMetricValue"]'),
+    "brevity_penalty-exercises": ("&bp_view=exercises", '[data-testid="stForm"] input'),
+    "blind_spots": ("", '[data-testid="stAlert"]'),
+    "background": ("", '[data-testid="stMain"] h2'),
+    "sensitivity": ("", '[data-testid="stMain"] h2'),
+}
+#: what a lecturer does not show, in Dutch: the notes about other pages and the COMET note
+NOT_ON_A_PROJECTOR = (
+    "A learned metric (COMET, BERTScore) shows here once a model is loaded under Compute a "
+    "learned metric on Metrics & human scores (the 'learned' extra and a model on this "
+    "machine).",
+    "Learned metrics (COMET, BLEURT) and human scores are not computed here: upload their "
+    "segment scores on the Metrics & human scores page, and this section finds the segments "
+    "where they and BLEU differ most.",
+    "Link to this example",
+)
 
 
-def _shoot(page: Page, path) -> None:
-    """The whole page (Streamlit scrolls inside its main area: grow the window first)."""
-    width = page.viewport_size["width"]
-    height = page.evaluate("""() => document.querySelector('[data-testid="stMain"]')
-                              .scrollHeight""")
-    page.set_viewport_size({"width": width, "height": min(max(height, 720), 9000)})
+def _open(page: Page, url: str) -> None:
+    page.goto(url)
     _settle(page)
-    page.wait_for_timeout(500)
-    page.screenshot(path=str(path))
+    if page.locator('[data-testid="stVegaLiteChart"]').count():
+        wait_all_charts(page)
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize(("mode", "size"), [("present", (1280, 720)), ("phone", (390, 844))])
-def test_teaching_pages_in_the_room_and_on_a_phone(browser, app_url: str, artifacts, mode,
-                                                   size) -> None:
-    width, height = size
-    context = browser.new_context(viewport={"width": width, "height": height})
+@pytest.mark.parametrize("target", list(PRESENTED))
+def test_each_teaching_page_presented_in_dutch_at_1280x720(browser, app_url: str, artifacts,
+                                                            target: str) -> None:
+    name = target.split("-")[0]
+    query, first = PRESENTED[target]
+    context = browser.new_context(viewport=PROJECTOR)
     try:
         page = context.new_page()
-        for title, name in SCREENSHOTS.items():
-            page.set_viewport_size({"width": width, "height": height})
-            page.goto(f"{app_url}/{name}" + ("?present=1" if mode == "present" else ""))
-            _settle(page)
-            assert page.get_by_test_id("stException").all_inner_texts() == []
-            heading = page.get_by_test_id("stHeading").filter(has_text=title).first
-            box = heading.bounding_box()
-            assert box is not None and box["y"] >= 0, (name, box)  # the title is not covered
-            if mode == "present":
-                assert not page.get_by_test_id("stSidebar").is_visible()
-                assert page.locator('[class*="st-key-present_hide"]').evaluate_all(
-                    "els => els.every(e => e.offsetParent === null)")  # options hidden
-            else:
-                tabs = page.locator('[data-testid="stTabs"] [role="tablist"]')
-                for k in range(tabs.count()):  # the tabs wrap: every tab inside the window
-                    for tab in tabs.nth(k).get_by_test_id("stTab").all():
-                        right = tab.bounding_box()
-                        assert right is None or right["x"] + right["width"] <= width + 1
-            assert not page.evaluate(SIDEWAYS), name
-            assert page.evaluate(OVERFLOW) == [], name
-            _shoot(page, artifacts / f"teaching_{name}_{mode}.png")
+        _open(page, f"{app_url}/{name}?lang=nl&present=1{query}")
+        assert page.get_by_test_id("stException").all_inner_texts() == []
+        assert page.evaluate(SMALL_OR_PALE) == [], target  # 18 px and dark, charts included
+        # hidden: the sidebar, the options, downloads, the link box, notes about other pages
+        assert not page.get_by_test_id("stSidebar").is_visible()
+        assert page.locator('[class*="st-key-present_hide"]').evaluate_all(
+            "els => els.every(e => e.offsetParent === null)")
+        assert page.get_by_test_id("stDownloadButton").count() == 0
+        shown = page.evaluate(MAIN_TEXT)
+        assert [note for note in map(nl, NOT_ON_A_PROJECTOR) if note in shown] == []
+        # above the fold: the title, the links, and the part the lecturer came for
+        assert page.locator("h1").first.bounding_box()["y"] >= 0
+        links = page.evaluate(LINKS)
+        assert len(links) == 4 and all(
+            "underline" in decoration and bottom <= PROJECTOR["height"]
+            for _, decoration, _, bottom in links), links
+        assert all(color == "rgb(11, 87, 208)" for _, _, color, _ in links), links
+        fold = page.locator(first).last if target.endswith("steps") else \
+            page.locator(first).first
+        box = fold.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= PROJECTOR["height"], (target, box)
+        # Dutch only, in one terminology
+        lines = page_lines(page, MAIN_TEXT)
+        assert english_left(lines) == [], target
+        assert drifting_terms("\n".join(lines)) == [], target
+        assert page.evaluate(OVERFLOW) == [], target
+        _shoot(page, artifacts / f"teaching_{target}_present.png")
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("name", ["how_bleu_works", "brevity_penalty", "sensitivity",
+                                  "blind_spots", "background"])
+def test_each_teaching_page_on_a_phone_in_dutch(browser, app_url: str, artifacts,
+                                                name: str) -> None:
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        _open(page, f"{app_url}/{name}?lang=nl")
+        assert page.get_by_test_id("stException").all_inner_texts() == []
+        assert not page.evaluate(SIDEWAYS) and page.evaluate(OVERFLOW) == [], name
+        for tab in page.get_by_test_id("stTab").all():  # the tabs wrap inside the window
+            right = tab.bounding_box()
+            assert right is None or right["x"] + right["width"] <= PHONE["width"] + 1
+        # a table's toolbar (always shown on a touch screen) has room above the table
+        gaps = page.locator('[data-testid="stElementContainer"]:has([data-testid='
+                            '"stDataFrame"])').evaluate_all(
+            "els => els.map(e => parseFloat(getComputedStyle(e).paddingTop))")
+        assert all(gap >= 30 for gap in gaps), gaps
+        assert english_left(page_lines(page, MAIN_TEXT)) == [], name
+        _shoot(page, artifacts / f"teaching_{name}_phone.png")
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_the_step_buttons_are_on_a_phones_first_screen(browser, app_url: str) -> None:
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        _open(page, f"{app_url}/how_bleu_works?lang=nl&ex_view=steps")
+        following = page.locator(".st-key-teach_step_next button").bounding_box()
+        assert following is not None and following["y"] + following["height"] <= PHONE["height"]
+    finally:
+        context.close()
+
+
+@pytest.mark.browser
+def test_no_label_is_cut_at_1280_with_the_sidebar(browser, app_url: str) -> None:
+    context = browser.new_context(viewport=PROJECTOR)
+    try:
+        page = context.new_page()
+        found = {}
+        for target in ("how_bleu_works", "how_bleu_works?ex_view=exercises", "brevity_penalty",
+                       "sensitivity", "blind_spots", "background"):
+            join = "&" if "?" in target else "?"
+            _open(page, f"{app_url}/{target}{join}lang=nl")
+            assert page.get_by_test_id("stSidebar").is_visible()
+            if cut := page.evaluate(CUT):
+                found[target] = cut
+        assert found == {}
     finally:
         context.close()

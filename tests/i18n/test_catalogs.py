@@ -135,3 +135,34 @@ def test_no_tr_inside_an_f_string() -> None:
                             and node.func.id in {"tr", "ntr", "N_"}):
                         found.append(f"{path.relative_to(REPO)}:{node.lineno}")
     assert found == []
+
+
+@pytest.mark.parametrize(("text", "variant"), [
+    ("De hypothese telt mee.", "hypothese"), ("een geleerde metriek", "geleerde metriek"),
+    ("aangeleerde metrics", "aangeleerde metrics"), ("de n-gram precisie", "n-gram precisie"),
+    ("de n-gram-orde", "n-gram-orde"), ("een referentie-vertaling", "referentie-vertaling"),
+    ("het geometrisch gemiddelde", "geometrisch gemiddelde"), ("zoals sacreBLEU", "sacreBLEU"),
+    ("de standaard van sacrebleu", "sacrebleu"), ("Uw voorspelling", "Uw"),
+    ("bedoelt u dit?", "u"), ("tegen de basislijn", "basislijn"),
+])
+def test_the_term_check_finds_each_drifting_variant(text: str, variant: str) -> None:
+    assert [found for found, _ in tool().drifting(text, "nl")][:1] == [variant]
+
+
+@pytest.mark.parametrize("text", [
+    "de kandidaat-vertaling", "wetenschappelijke hypothesen toetsen", "aangeleerde metrieken",
+    "de n-gramprecisie en de n-gramorde", "SacreBLEU", "zoals sacrebleu --paired-bs",
+    "sacrebleu.sentence_bleu", "~/.sacrebleu/models", "mt-metrics-eval",
+    "Multidimensional Quality Metrics", "“Neural Metrics Are Better”", "ongeveer 3 uur",
+])
+def test_the_term_check_lets_the_chosen_terms_and_names_pass(text: str) -> None:
+    assert tool().drifting(text, "nl") == []
+
+
+def test_no_dutch_translation_uses_a_drifting_term(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert [p for p in tool().problems("nl") if p.startswith("term:")] == []
+    catalog = tool().read("nl")
+    planted = next(message for message in catalog if message.id == "Candidate translation")
+    planted.string = "Hypothese"
+    monkeypatch.setattr(tool(), "read", lambda code: catalog)
+    assert any(p.startswith("term: 'Hypothese'") for p in tool().problems("nl"))

@@ -18,6 +18,7 @@ from nltk.stem.snowball import SnowballStemmer
 from nltk.translate.meteor_score import meteor_score
 from rouge_score.rouge_scorer import RougeScorer
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from bleu.errors import InputError
@@ -48,7 +49,7 @@ def require_wordnet() -> None:
 
 
 needs_wordnet = pytest.mark.usefixtures("require_wordnet")
-TOKENIZERS = {"13a": Tokenizer13a(), "zh": TokenizerZh()}
+TOKENIZERS = {"13a": Tokenizer13a(), "zh": TokenizerZh(), "char": TokenizerChar()}
 
 
 def tokens(text: str, tokenize: str = "13a") -> list[str]:
@@ -128,6 +129,10 @@ def test_the_cases_teach_what_they_say():
     assert list(scores["cjk"].tokenizer) == ["13a", "zh"]
     assert scores["cjk"].BLEU.iloc[0] == 0 and scores["cjk"].BLEU.iloc[1] > 50
     assert scores["cjk"].chrF.iloc[0] == scores["cjk"].chrF.iloc[1]
+    # unsegmented Japanese: the same with 13a and char (the tokenizer WMT reports Japanese with)
+    assert list(scores["ja"].tokenizer) == ["13a", "char"]
+    assert scores["ja"].BLEU.iloc[0] == 0 and scores["ja"].BLEU.iloc[1] > 90
+    assert scores["ja"].chrF.iloc[0] == scores["ja"].chrF.iloc[1]
 
 
 def test_the_dutch_cases_teach_what_they_say():

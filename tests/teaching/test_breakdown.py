@@ -41,8 +41,9 @@ def test_classic_clipping_table_by_hand():
     assert walk.orders[0].fraction == "2/7"
     assert walk.orders[0].percent == pytest.approx(100 * 2 / 7)
     frame = ngram_frame(walk, 2)
-    assert frame.to_dict("list") == {"n-gram": ["the the"], "count": [6], "max ref count": [0],
-                                     "from ref": [None], "credited": [0]}
+    assert frame.to_dict("list") == {"n-gram": ["the the"], "count": [6],
+                                     "max. in one reference": [0], "in reference no.": [None],
+                                     "credited": [0]}
 
 
 def test_classic_brevity_reason_by_hand():
@@ -131,11 +132,11 @@ def test_empty_candidate_says_so_and_counts_every_p_n_as_0(effective_order: bool
     assert r"\text{(the candidate is empty)}" in walk.latex
     assert undefined_note(walk.orders[0]) == (
         "The candidate has no 1-grams: p_1 = 0/0 is undefined; no n-gram matches at all, so "
-        "sacrebleu counts it as 0 and BLEU is 0.")
+        "SacreBLEU counts it as 0 and BLEU is 0.")
     short = walkthrough("the cat", ["the cat sat"], effective_order=effective_order)
     assert undefined_note(short.orders[2]).endswith(
         "effective order drops it." if effective_order
-        else "without effective order sacrebleu counts it as 0.")
+        else "without effective order SacreBLEU counts it as 0.")
     words = walkthrough("x y z", ["a b c"], effective_order=effective_order)
     assert notes(words)[0].startswith("No candidate word is in any reference")
     assert words.collapse.startswith("No candidate word is in any reference")

@@ -1,5 +1,7 @@
-"""Exercises: the true values are sacrebleu's and a hand count; each answer is checked with its
-stated tolerance, a recognised mistake is named, the worked solution holds the numbers."""
+"""Exercises: the true values are sacrebleu's and a hand count, in both sets (English: the
+bundled WMT22 segments; Dutch: sentences written for the app); each answer is read and checked
+by the stated rule (tolerance, rounding half up to the decimals written); the worked solution
+holds the numbers. The feedback for each common mistake: tests/teaching/test_mistakes.py."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu.errors import InputError
+from bleu.i18n import in_language
 from bleu.teaching.breakdown import ARTICLE_FORMULA, SENTENCE_DEFAULTS
 from bleu.teaching.exercises import (
     READY,
@@ -34,7 +37,8 @@ from bleu.teaching.exercises import (
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_data"
-READY_BY_KEY = {exercise.key: exercise for exercise in ready_exercises(SAMPLE)}
+READY_BY_KEY = {exercise.key: exercise for exercise in ready_exercises(SAMPLE, "en")}
+DUTCH_BY_KEY = {exercise.key: exercise for exercise in ready_exercises(SAMPLE, "nl")}
 
 
 def sacre(exercise):
@@ -62,6 +66,67 @@ def answers(solution, **overrides: str) -> dict[str, str]:
     return {**typed, **overrides}
 
 
+def test_dutch_exercises_are_written_for_the_app_and_say_so():
+    for key, exercise in DUTCH_BY_KEY.items():
+        english = READY_BY_KEY[key]
+        assert (exercise.level, exercise.options, exercise.asks) == (
+            english.level, english.options, english.asks)
+        assert exercise.origin.startswith("Written for this app") and "exercises/nl.json" in \
+            exercise.origin
+        assert all(not pair.hypothesis.startswith(("Tippen", "Gehen", "Dies")) for pair in
+                   exercise.pairs)
+    with in_language("nl"):
+        dutch = {e.key: e for e in ready_exercises(SAMPLE)}
+    assert dutch["clipping"].pairs == DUTCH_BY_KEY["clipping"].pairs  # the interface's language
+    assert dutch["clipping"].lesson.startswith("De kandidaat-vertaling bevat twee keer “op”")
+
+
+def test_dutch_exercises_by_hand():
+    # 1. "Tik bovenaan op het scherm op het menupictogram ." (9 tokens) against "Tik bovenaan
+    # het scherm op het menupictogram ." (8): "op" twice, once in the reference: m_1 = 8; the
+    # bigram "op het" twice, once in the reference: m_2 = 6 of 8; 3-grams "het scherm op",
+    # "scherm op het", "op het menupictogram", "het menupictogram .": 4 of 7; 4-grams 3 of 6
+    clipping = solve(DUTCH_BY_KEY["clipping"])
+    assert (clipping.matches, clipping.totals) == ((8, 6, 4, 3), (9, 8, 7, 6))
+    assert (clipping.c, clipping.r, clipping.bp) == (9, 8, 1.0)
+    assert clipping.score == pytest.approx(100 * (8 / 9 * 6 / 8 * 4 / 7 * 3 / 6) ** 0.25)
+    # 2./3. "Dit is een ander probleem ." against "Dat is een ander onderwerp .": 4/6, 2/5, 1/4,
+    # 0/3: 0 by the article's formula; exp smoothing makes p_4 = 1/(2·3)
+    assert solve(DUTCH_BY_KEY["zero"]).score == 0.0
+    assert solve(DUTCH_BY_KEY["smoothing"]).score == pytest.approx(
+        100 * (4 / 6 * 2 / 5 * 1 / 4 * 1 / 6) ** 0.25)
+    # 4. "Sorry voor het ongemak ." (5) against "Onze welgemeende excuses voor het ongemak ."
+    # (7): 4/5, 3/4, 2/3, 1/2 and BP = e^(1 − 7/5)
+    brevity = solve(DUTCH_BY_KEY["brevity"])
+    assert (brevity.matches, brevity.c, brevity.r) == ((4, 3, 2, 1), 5, 7)
+    assert brevity.score == pytest.approx(
+        100 * math.exp(1 - 7 / 5) * (4 / 5 * 3 / 4 * 2 / 3 * 1 / 2) ** 0.25)
+    # 5. "Ga nu naar je startscherm ." against A "Ga naar het startscherm ." (5) and B "Ga nu
+    # naar je beginscherm ." (6): every unigram is in A or B (6/6); bigrams "Ga nu", "nu
+    # naar", "naar je" (B) and "startscherm ." (A): 4/5; 3-grams 2/4, 4-grams 1/3; r = 6.
+    # A alone: 4/6, 1/5, 0/4, 0/3 and r = 5: BLEU 0
+    several = solve(DUTCH_BY_KEY["references"])
+    assert (several.matches, several.r, several.bp) == ((6, 4, 2, 1), 6, 1.0)
+    assert several.score == pytest.approx(100 * (1 * 4 / 5 * 2 / 4 * 1 / 3) ** 0.25)
+    only_a = several.first_reference
+    assert (only_a.matches, only_a.r, only_a.score) == ((4, 1, 0, 0), 5, 0.0)
+    # 6. exercises 1, 2 and 4 as a corpus: m = (8+4+4, 6+2+3, 4+1+2, 3+0+1), t = (9+6+5,
+    # 8+5+4, 7+4+3, 6+3+2), c = 20, r = 8 + 6 + 7 = 21
+    corpus = solve(DUTCH_BY_KEY["corpus"])
+    assert corpus.matches == (16, 11, 7, 4) and corpus.totals == (20, 17, 14, 11)
+    assert (corpus.c, corpus.r) == (20, 21)
+    assert corpus.score == pytest.approx(
+        100 * math.exp(1 - 21 / 20) * (16 / 20 * 11 / 17 * 7 / 14 * 4 / 11) ** 0.25)
+
+
+def test_a_length_exercise_gets_a_lesson_about_lengths():
+    focused = READY_BY_KEY["references"].focus(("c", "r", "bp"))
+    assert focused.asks == ("r", "bp") and "3-gram" not in focused.lesson
+    assert "closest to c" in focused.lesson
+    assert READY_BY_KEY["brevity"].focus(("c", "r", "bp")).lesson == \
+        READY_BY_KEY["brevity"].lesson
+
+
 def test_ready_exercises_are_the_bundled_lines_easy_to_hard():
     levels = [exercise.level for exercise in READY_BY_KEY.values()]
     assert levels == sorted(levels) and len(levels) == len(READY) == 6
@@ -77,8 +142,9 @@ def test_ready_exercises_are_the_bundled_lines_easy_to_hard():
 
 
 @pytest.mark.parametrize("key", [spec.key for spec in READY])
-def test_every_true_value_is_sacrebleus(key):
-    exercise = READY_BY_KEY[key]
+@pytest.mark.parametrize("code", ["en", "nl"])
+def test_every_true_value_is_sacrebleus(key, code):
+    exercise = (READY_BY_KEY if code == "en" else DUTCH_BY_KEY)[key]
     ours, theirs = solve(exercise), sacre(exercise)
     assert ours.score == pytest.approx(theirs.score, abs=1e-9)
     assert (ours.matches, ours.totals) == (tuple(theirs.counts), tuple(theirs.totals))
@@ -165,7 +231,7 @@ def test_scales_are_read_and_said():
 def test_tolerances_are_the_stated_ones():
     solution = solve(READY_BY_KEY["brevity"])  # BP = 0.67032, BLEU = 44.826
     text = tolerance_text()
-    assert "0.005" in text and "0.5" in text and "exact" in text
+    assert "0.005" in text and "0.5" in text and "exact" in text and "half up" in text
     assert TOLERANCES == {"count": 0.0, "precision": 0.005, "factor": 0.005, "score": 0.5}
     inside = check(solution, {"bp": "0.675", "bleu": "45.3", "c": "5", "r": "7"})
     assert [v.status for v in inside.verdicts] == [RIGHT] * 4 and inside.all_right
@@ -173,76 +239,39 @@ def test_tolerances_are_the_stated_ones():
     assert [v.status for v in outside.verdicts] == [RIGHT, RIGHT, WRONG, WRONG]
 
 
-# --- which step is wrong, and why -----------------------------------------------------------------
-
-def test_unclipped_count_is_named():
-    solution = solve(READY_BY_KEY["clipping"])
-    feedback = check(solution, answers(solution, matches_1="9"))
-    first = feedback.first_wrong
-    assert first.key == "matches_1" and first.status == WRONG
-    assert "without clipping" in first.why and "“auf” is 2 times" in first.why
-    assert "m_1 = 8" in first.why
-    assert feedback.summary().startswith("11 of 12 right; the first step to fix: m_1")
+def _bp_0_5647():
+    """c = 7 tokens against r = 11: BP = exp(1 − 11/7) = 0.5647 (by hand: 11/7 = 1.5714,
+    e^−0.5714 = 0.5647)."""
+    solution = solve(own_exercise("a b c d e f g", ["a b c d e f g h i j k"], ARTICLE_FORMULA,
+                                  asks=["bp"]))
+    assert solution.bp == pytest.approx(math.exp(1 - 11 / 7)) and f"{solution.bp:.4f}" == "0.5647"
+    return solution
 
 
-def test_references_added_up_is_named():
-    # "the" 3 times in the candidate, once in each reference: clipped to 1 (the maximum over
-    # the references); adding the references' counts would credit 2, no clipping 3; "cat" 1
-    exercise = own_exercise("the the the cat", ["the cat", "the dog"], ARTICLE_FORMULA,
-                            asks=["matches_1"])
-    solution = solve(exercise)
-    assert solution.matches[0] == 2
-    assert "added up" in check(solution, {"matches_1": "3"}).verdicts[0].why
-    assert "without clipping" in check(solution, {"matches_1": "4"}).verdicts[0].why
+@pytest.mark.parametrize(("typed", "status"), [
+    ("0,57", RIGHT),  # from exp(1 − 1.57) = 0.5655, rounded half up to the two decimals asked
+    ("0,56", RIGHT), ("0.565", RIGHT), ("0,5647", RIGHT), ("56,47%", RIGHT), ("0,566", RIGHT),
+    ("0,5655", RIGHT),  # exp(1 − 1.57) written out: within the tolerance
+    ("0,55", WRONG), ("0,58", WRONG), ("0,571", WRONG), ("0,6", WRONG), ("1", WRONG),
+])
+def test_an_answer_rounded_half_up_to_the_decimals_asked_is_right(typed, status):
+    solution = _bp_0_5647()
+    assert check(solution, {"bp": typed}).verdicts[0].status == status
 
 
-def test_totals_recall_and_upside_down_precision_are_named():
-    solution = solve(READY_BY_KEY["clipping"])  # c = 10, r = 9, m_2 = 6, t_2 = 9
-    assert "That is c" in verdict(check(solution, {"total_2": "10"}), "total_2").why
-    recall = verdict(check(solution, {"p_2": "6/8"}), "p_2")  # the reference has 8 bigrams
-    assert recall.status == WRONG and "recall" in recall.why
-    assert "Upside down" in verdict(check(solution, {"p_2": "9/6"}), "p_2").why
-    consistent = check(solution, {"matches_2": "6", "total_2": "10", "p_2": "0.6"})
-    assert "one of them is wrong" in verdict(consistent, "p_2").why
-    assert consistent.first_wrong.key == "total_2"
+def test_bleu_rounded_to_two_decimals_is_right_and_one_decimal_is_not_widened():
+    solution = solve(READY_BY_KEY["brevity"])  # BLEU = 44.826
+    assert verdict(check(solution, {"bleu": "45,33"}), "bleu").status == RIGHT  # 0.5 + 0.005
+    assert verdict(check(solution, {"bleu": "45,3"}), "bleu").status == RIGHT
+    assert verdict(check(solution, {"bleu": "45,4"}), "bleu").status == WRONG  # 0.574 > 0.5
 
 
-def test_smoothing_mistakes_are_named():
-    article, smoothed = solve(READY_BY_KEY["zero"]), solve(READY_BY_KEY["smoothing"])
-    assert "does not smooth" in verdict(check(article, {"p_4": "1/6"}), "p_4").why
-    assert "exp smoothing" in verdict(check(smoothed, {"p_4": "0"}), "p_4").why
-    zero = verdict(check(article, {"bleu": "32.47"}), "bleu")
-    assert zero.status == WRONG and "log 0 = −∞" in zero.why
-
-
-def test_length_mistakes_are_named():
-    solution = solve(READY_BY_KEY["brevity"])  # c = 5 tokens, 4 words; r = 7
-    assert "words between spaces" in verdict(check(solution, {"c": "4"}), "c").why
-    # exp(1 − c/r) = 0.7515 (r and c swapped), c/r = 0.7143, 1 (no penalty), 1.2 (over 1)
-    assert "swapped" in verdict(check(solution, {"bp": f"{math.exp(1 - 5 / 7):.4f}"}),
-                                "bp").why
-    assert "That is c/r" in verdict(check(solution, {"bp": "5/7"}), "bp").why
-    assert "shorter" in verdict(check(solution, {"bp": "1"}), "bp").why
-    assert "never more than 1" in verdict(check(solution, {"bp": "1.2"}), "bp").why
-    several = solve(READY_BY_KEY["references"])  # lengths 5 and 6, c = 6
-    assert "Not the shortest" in verdict(check(several, {"r": "5"}), "r").why
-
-
-def test_final_step_mistakes_are_named():
-    solution = solve(READY_BY_KEY["brevity"])
-    p = (4 / 5, 3 / 4, 2 / 3, 1 / 2)
-    bp = math.exp(-0.4)
-    arithmetic = 100 * bp * sum(p) / 4
-    assert "arithmetic mean" in verdict(check(solution, {"bleu": f"{arithmetic:.2f}"}),
-                                        "bleu").why
-    no_bp = 100 * math.prod(p) ** 0.25
-    assert "BP is missing" in verdict(check(solution, {"bleu": f"{no_bp:.2f}"}), "bleu").why
-    carried = check(solution, {"bp": "0.8", "bleu": f"{80 * math.prod(p) ** 0.25:.2f}"})
-    assert "right for your own numbers" in verdict(carried, "bleu").why
-    corpus = solve(READY_BY_KEY["corpus"])
-    mean = sum(s.score for s in corpus.sentences) / 3
-    assert "mean of the sentences" in verdict(check(corpus, {"bleu": f"{mean:.2f}"}),
-                                              "bleu").why
+def test_an_answer_of_0_gets_no_note_about_the_0_1_scale():
+    reading = read_answer("bleu", "0", 33.58)
+    assert reading.value == 0 and reading.note == ""
+    assert "0–1" not in check(solve(READY_BY_KEY["brevity"]),
+                               {"bleu": "0"}).verdicts[-1].note
+    assert read_answer("bleu", "0,3358", 33.58).note  # a real 0–1 answer still says so
 
 
 def test_unreadable_and_skipped_answers():

@@ -1,14 +1,19 @@
 """The glossary covers the terms the teaching pages' help names; the handout is one
-self-contained, printable HTML page holding the worked example's numbers, user text escaped."""
+self-contained, printable HTML page holding the worked example's numbers, user text escaped;
+the Dutch handout and worksheet, checked as files: no English words, no literal control
+characters, the article's terms, and a worksheet that leaves every step blank."""
 
 from __future__ import annotations
 
+import html
 import re
+import sys
 from pathlib import Path
 
 import pytest
 import sacrebleu
 
+from bleu.i18n import in_language
 from bleu.teaching.breakdown import (
     ARTICLE_FORMULA,
     SENTENCE_DEFAULTS,
@@ -21,6 +26,26 @@ from bleu.teaching.glossary import glossary, term, tip
 from bleu.teaching.handout import handout_html
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "tests" / "i18n"))
+from catalog import tool  # noqa: E402
+
+#: the Dutch example of the issue: c = 7 tokens against references of 11 and 13 (r = 11, BP =
+#: 0.5647)
+DUTCH_PAIR = ("De kat zat op de mat.", ["De kat zat de hele middag stil op de mat.",
+                                        "Op de mat zat de hele middag een grijze kat te slapen."])
+
+
+def _text(page: str) -> str:
+    """What a reader reads in a page: no style sheet, no tags, entities decoded."""
+    body = re.sub(r"<style>.*?</style>", " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", body))
+
+
+def _dutch(worksheet: bool, options=ARTICLE_FORMULA) -> str:
+    hyp, refs = DUTCH_PAIR
+    with in_language("nl"):
+        return handout_html(walkthrough_with(hyp, refs, options), hyp, refs,
+                            worksheet=worksheet)
 
 
 def test_every_term_the_pages_name_is_in_the_glossary():
@@ -81,3 +106,60 @@ def test_handout_escapes_user_text_and_the_worksheet_is_blank():
         assert "&lt;script&gt;" in page
     blank = handout_html(walk, evil, ["a <b>b</b>"], worksheet=True)
     assert "BP = ______" in blank and f"{walk.score:.2f}" not in blank.split("Glossary")[0]
+
+
+#: English words a Dutch handout must not show (the BP line had "if ... else", the settings
+#: "smoothing: none"; the rest are the English words of the handout's own texts)
+ENGLISH = re.compile(r"\b(?:if|else|none|on|off|the|and|worked|worksheet|candidate|"
+                     r"references?|settings|brevity|penalty|score is|used|"
+                     r"lowercased|case-sensitive|weights|effective order|geometric|mean|"
+                     r"Made with|Glossary|Preset|Custom)\b")
+
+
+@pytest.mark.parametrize("worksheet", [False, True], ids=["handout", "worksheet"])
+def test_the_dutch_handout_has_no_english_no_control_characters_and_the_articles_terms(
+        worksheet):
+    page = _dutch(worksheet)
+    text = _text(page)
+    hyp, refs = DUTCH_PAIR
+    readable = text
+    for user in (hyp, *refs):  # the pair is the user's text, not the handout's words
+        readable = readable.replace(user, " ")
+    assert ENGLISH.findall(readable) == []
+    assert "⟨U+" not in text and "\\n" not in text  # line breaks are <br>, not escapes
+    assert tool().drifting(text, "nl") == []
+    assert '<html lang="nl">' in page
+    assert "BP = 1 als c > r, anders e^(1 − r/c)" in text
+    assert re.search(r"smoothing\s+geen\s", text)  # the settings table's smoothing row
+    assert "log is de natuurlijke logaritme ln" in text
+
+
+def test_the_dutch_handout_writes_every_number_and_breaks_its_lines():
+    page = _dutch(worksheet=False)
+    text = _text(page)
+    walk = walkthrough_with(*DUTCH_PAIR, ARTICLE_FORMULA)
+    assert (walk.brevity.c, walk.brevity.r) == (7, 11)  # by hand: 13a splits the final "."
+    assert walk.brevity.ref_lengths == (11, 13)
+    assert "BP = exp(1 − r/c) = exp(1 − 11/7) = 0,5647" in text  # e^(−0.5714) = 0.5647
+    score = f"{walk.score:.2f}".replace(".", ",")
+    assert score in text and "Op de schaal 0–1 van het artikel" in text
+    formula = re.search(r"<br>(BLEU = BP[^<]*)<br>(Op de schaal[^<]*)</p>", page)
+    assert formula is not None  # the formula and the 0–1 line: two lines, a real <br>
+
+
+def test_the_worksheet_leaves_every_step_blank_and_has_lines_for_r_and_the_mean():
+    walk = walkthrough_with(*DUTCH_PAIR, ARTICLE_FORMULA)
+    text = _text(_dutch(worksheet=True)).split("Woordenlijst")[0]
+    assert "c = ______" in text and "r = ______" in text and "BP = ______" in text
+    assert "meetkundig gemiddelde = exp(Σ w_n·log p_n) = ______" in text
+    assert "Σ w_n·log p_n = ______" in text
+    assert "BLEU = BP × meetkundig gemiddelde = ______ (0–1) = ______ (× 100)" in text
+    assert text.count("= ____ / ____ = ______") == 4  # p_1 .. p_4
+    # no computed number of any step: c, r, the lengths, any count, p_n, BP, the mean, BLEU
+    assert not re.search(r"\bc = \d|\br = \d|referenties: \d", text)
+    cells = re.findall(r'<td class="num">([^<]*)</td>', _dutch(worksheet=True))
+    assert cells == []  # count, max. in one reference and credited are all blank cells
+    for number in (f"{walk.brevity.bp:.4f}", f"{walk.geometric_mean:.4f}",
+                   f"{walk.score:.2f}"):
+        assert number.replace(".", ",") not in text
+    assert "______" in text and "0,5647" not in text

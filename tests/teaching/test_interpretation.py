@@ -38,13 +38,13 @@ def test_comparability_rows_equal_sacrebleu():
     refs = [read_lines(FOLDER / f"newstest2021.en-de.ref.{k}.de") for k in "AC"]
     frame = comparability(hyps, refs, BLEUOptions(), reference_names=["A", "C"]).set_index(
         "setting")
-    assert list(frame.index) == ["as chosen", "tokenize intl", "tokenize char", "tokenize none",
+    assert list(frame.index) == ["as chosen", "tokenizer intl", "tokenizer char", "tokenizer none",
                                  "lowercased", "A only", "C only"]
     expected = {
         "as chosen": sacrebleu.corpus_bleu(hyps, refs),
-        "tokenize intl": sacrebleu.corpus_bleu(hyps, refs, tokenize="intl"),
-        "tokenize char": sacrebleu.corpus_bleu(hyps, refs, tokenize="char"),
-        "tokenize none": sacrebleu.corpus_bleu(hyps, refs, tokenize="none"),
+        "tokenizer intl": sacrebleu.corpus_bleu(hyps, refs, tokenize="intl"),
+        "tokenizer char": sacrebleu.corpus_bleu(hyps, refs, tokenize="char"),
+        "tokenizer none": sacrebleu.corpus_bleu(hyps, refs, tokenize="none"),
         "lowercased": sacrebleu.corpus_bleu(hyps, refs, lowercase=True),
         "A only": sacrebleu.corpus_bleu(hyps, refs[:1]),
         "C only": sacrebleu.corpus_bleu(hyps, refs[1:]),
@@ -53,7 +53,7 @@ def test_comparability_rows_equal_sacrebleu():
         assert frame.loc[setting, "BLEU"] == pytest.approx(score.score, abs=1e-9), setting
         assert frame.loc[setting, "band"] == band(score.score).label
     assert frame.loc["A only", "signature"].startswith("nrefs:1|case:mixed|eff:no|tok:13a")
-    assert frame.loc["tokenize char", "signature"].startswith("nrefs:2|case:mixed|eff:no|tok:char")
+    assert frame.loc["tokenizer char", "signature"].startswith("nrefs:2|case:mixed|eff:no|tok:char")
     assert frame.loc["lowercased", "signature"].startswith("nrefs:2|case:lc|")
 
 
