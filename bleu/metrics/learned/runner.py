@@ -17,6 +17,7 @@ from typing import Protocol
 
 import numpy as np
 
+from . import catalog
 from .cache import CachedScore, MemoryScoreCache, ScoreCache, segment_key
 from .progress import Cancel, Estimate, Progress, ProgressCallback, ScoringCancelled, is_cancelled
 from .results import ErrorSpan, LearnedScores, SystemScores
@@ -27,15 +28,16 @@ Texts = tuple
 
 @dataclass(frozen=True)
 class Step:
-    """What one batch finished: scores by segment key, and the work it did in segments (a
-    batch may finish part of a segment's work and no segment, as BERTScore's embeddings do)."""
+    """What one batch finished: scores by segment key, and the work it did (in the estimate's
+    cost units: a batch may do part of many segments' work and finish none)."""
 
     finished: Mapping[str, CachedScore] = field(default_factory=dict)
     work: float = 0.0
 
 
 class Scorer(Protocol):
-    """A loaded model that scores segments (``CometScorer``, ``BertScoreScorer``)."""
+    """A loaded model that scores segments (``CometScorer``, ``BertScoreScorer``,
+    ``MetricXScorer``); its metric's name is declared in ``catalog``."""
 
     metric: str
     model: str
@@ -55,6 +57,9 @@ class Scorer(Protocol):
 
     def compute(self, pending: Sequence[Texts], keys: Sequence[str]) -> Iterator[Step]:
         """Compute ``pending`` (whose cache keys are ``keys``), batch by batch."""
+
+    def signature(self, nrefs: int) -> object:
+        """What the scores are (``LearnedSignature``; its text is kept with them)."""
 
 
 @dataclass(frozen=True)
@@ -120,8 +125,9 @@ def run(scorer: Scorer, systems: Mapping[str, Sequence[str]], *,
 
     def report() -> None:
         if progress is not None:
-            progress(Progress(int(done), len(pending), len(work.found),
-                              time.perf_counter() - start, estimate))
+            finished = len(scores) - len(work.found)
+            progress(Progress(finished, len(pending), len(work.found),
+                              time.perf_counter() - start, estimate, done))
 
     report()
     if pending:
@@ -131,17 +137,20 @@ def run(scorer: Scorer, systems: Mapping[str, Sequence[str]], *,
                 if step.finished:
                     cache.put(scorer.identity, step.finished)
                     scores.update(step.finished)
-                done = min(done + step.work, float(len(pending)))
+                done += step.work
                 report()
                 if is_cancelled(cancel) and len(scores) < len(work.texts_by_key):
                     raise ScoringCancelled(len(scores) - len(work.found), len(pending))
         finally:
             steps.close()
+    nrefs = sum(1 for stream in references if stream is not None)
     return LearnedScores(
         scorer.metric, scorer.model, scorer.model_path, scorer.model_version, scorer.library,
         tuple(_system(scorer, name, [scores[key] for key in keys])
               for name, keys in work.keys_by_system.items()),
-        computed=len(pending), cached=len(work.found))
+        computed=len(pending), cached=len(work.found),
+        signature=str(scorer.signature(nrefs)),
+        higher_is_better=catalog.spec(scorer.metric).higher_is_better)
 
 
 def _system(scorer: Scorer, name: str, values: list[CachedScore]) -> SystemScores:
