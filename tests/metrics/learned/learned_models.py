@@ -66,18 +66,31 @@ def _train_tokenizer(folder: Path, prefix: str = "spm", vocab: int = 400) -> Pat
     return folder / f"{prefix}.model"
 
 
+def _readable_by_transformers_4(path: Path) -> None:
+    """transformers 5 writes ``extra_special_tokens`` as a list, which the oracle environment's
+    transformers 4 reads as a dict: XLM-R has none, so the entry goes."""
+    import json
+
+    config = json.loads(path.read_text(encoding="utf-8"))
+    if isinstance(config.get("extra_special_tokens"), list):
+        config.pop("extra_special_tokens")
+        path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+
+
 def build_encoder(folder: Path, seed: int = 0) -> Path:
-    """A 2-layer XLM-R with random weights and its tokenizer in ``folder``."""
+    """A 2-layer XLM-R with random weights and its tokenizer in ``folder`` (room for the ids
+    of a slow tokenizer of transformers 4, which numbers <mask> one further)."""
     import torch
     from transformers import XLMRobertaConfig, XLMRobertaModel, XLMRobertaTokenizer
 
     folder.mkdir(parents=True)
     spm = _train_tokenizer(folder)
-    tokenizer = XLMRobertaTokenizer(vocab_file=str(spm), model_max_length=512)
+    # the SentencePiece file under the name XLM-R's tokenizers read it by, converted from it
+    (folder / "sentencepiece.bpe.model").write_bytes(spm.read_bytes())
+    tokenizer = XLMRobertaTokenizer.from_pretrained(folder, model_max_length=512)
     tokenizer.save_pretrained(folder)
-    if not (folder / "sentencepiece.bpe.model").is_file():  # what the slow tokenizer reads
-        (folder / "sentencepiece.bpe.model").write_bytes(spm.read_bytes())
-    config = XLMRobertaConfig(vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=2,
+    _readable_by_transformers_4(folder / "tokenizer_config.json")
+    config = XLMRobertaConfig(vocab_size=len(tokenizer) + 4, hidden_size=32, num_hidden_layers=2,
                               num_attention_heads=2, intermediate_size=64,
                               max_position_embeddings=514)
     torch.manual_seed(seed)
@@ -129,8 +142,8 @@ def build_metricx(folder: Path, seed: int = 2) -> Path:
     from transformers import MT5Config, MT5ForConditionalGeneration, T5Tokenizer
 
     folder.mkdir(parents=True)
-    spm = _train_tokenizer(folder, "spiece", 300)
-    T5Tokenizer(vocab_file=str(spm), extra_ids=100).save_pretrained(folder)
+    _train_tokenizer(folder, "spiece", 300)
+    T5Tokenizer.from_pretrained(folder, extra_ids=100).save_pretrained(folder)
     config = MT5Config(vocab_size=250112, d_model=16, d_kv=8, d_ff=32, num_layers=2,
                        num_decoder_layers=1, num_heads=2, tie_word_embeddings=False,
                        decoder_start_token_id=0, pad_token_id=0, eos_token_id=1)
