@@ -12,6 +12,7 @@ The weights are read as tensors only (``model.safetensors`` or a weights-only ch
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -65,10 +66,12 @@ class MetricXScorer:
                                 "{token}.").format(model=str(model), token=SCORE_TOKEN))
         network = transformers.MT5ForConditionalGeneration(config)
         tensors = state_dict(read_tensors(Path(weights), "MetricX"))
+        head_weights = tensors.pop("lm_head.weight", None)  # never loaded into a tied head
         if "shared.weight" in tensors:
             tensors.setdefault("encoder.embed_tokens.weight", tensors["shared.weight"])
             tensors.setdefault("decoder.embed_tokens.weight", tensors["shared.weight"])
-        missing = [name for name, _ in network.named_parameters() if name not in tensors]
+        missing = [name for name, _ in network.named_parameters()
+                   if name not in tensors and name != "lm_head.weight"]
         if missing:
             raise InputError(tr("The MetricX weights lack {count} the model needs (first: "
                                 "{name}).").format(count=len(missing), name=missing[0]))
@@ -76,8 +79,16 @@ class MetricXScorer:
         self._torch = torch
         self.device = pick_device(device)
         self._model = network.to(self.device).eval()
-        self._scale = config.d_model ** -0.5 if config.tie_word_embeddings else 1.0
-        self._row = self._model.lm_head.weight[SCORE_TOKEN:SCORE_TOKEN + 1].detach()
+        # MT5ForRegression's head: scaled by d_model^-0.5 only where the saved configuration
+        # ties it to the embeddings (MetricX-24's does not); read from the files, since
+        # transformers 5 ties every mT5 head whatever the configuration says
+        tied = bool(json.loads((found.folder / "config.json").read_text(encoding="utf-8"))
+                    .get("tie_word_embeddings", True))
+        head = tensors.get("shared.weight") if tied else head_weights
+        if head is None:
+            raise InputError(tr("The MetricX weights have no lm_head.weight."))
+        self._scale = config.d_model ** -0.5 if tied else 1.0
+        self._row = head[SCORE_TOKEN:SCORE_TOKEN + 1].detach().clone().to(self.device)
         folder = tokenizer or str(found.folder)
         words = transformers.AutoTokenizer.from_pretrained(folder, local_files_only=True)
         self._pad = int(config.pad_token_id)

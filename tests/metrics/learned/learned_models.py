@@ -138,7 +138,10 @@ def build_comet(kind: str, encoder: Path, folder: Path, seed: int = 1, **hparams
 def build_metricx(folder: Path, seed: int = 2) -> Path:
     """A tiny MetricX-24: an mT5 (2 encoder layers, 1 decoder layer, width 16) with mT5's
     vocabulary size, untied head as mT5 has, and a T5 tokenizer trained here."""
+    import json
+
     import torch
+    from safetensors.torch import save_file
     from transformers import MT5Config, MT5ForConditionalGeneration, T5Tokenizer
 
     folder.mkdir(parents=True)
@@ -148,10 +151,25 @@ def build_metricx(folder: Path, seed: int = 2) -> Path:
                        num_decoder_layers=1, num_heads=2, tie_word_embeddings=False,
                        decoder_start_token_id=0, pad_token_id=0, eos_token_id=1)
     torch.manual_seed(seed)
-    model = MT5ForConditionalGeneration(config)
-    with torch.no_grad():  # a score head that gives scores inside (0, 25), not clipped ones
-        model.lm_head.weight[250089].normal_(0, 30.0)
-    model.save_pretrained(folder)
+    model = MT5ForConditionalGeneration(config).eval()
+    with torch.no_grad():  # a score head that puts the sample's scores inside (0, 25)
+        ids = T5Tokenizer.from_pretrained(folder)(SOURCES[:8], padding=True,
+                                                  return_tensors="pt")
+        start = torch.zeros((8, 1), dtype=torch.long)
+        out = model(**ids, decoder_input_ids=start, output_hidden_states=True)
+        hidden = out.decoder_hidden_states[-1][:, 0, :].mean(0)
+        weights = {name: tensor.detach().clone().contiguous()
+                   for name, tensor in model.state_dict().items()}
+        head = torch.randn(config.vocab_size, config.d_model) * 0.02
+        head[250089] = hidden / hidden.dot(hidden) * 12.0
+        weights["lm_head.weight"] = head
+    # saved as MetricX-24 is: its own head (untied), tie_word_embeddings false in config.json
+    model.config.save_pretrained(folder)
+    config_file = folder / "config.json"
+    saved = json.loads(config_file.read_text(encoding="utf-8"))
+    saved["tie_word_embeddings"] = False
+    config_file.write_text(json.dumps(saved, indent=2), encoding="utf-8")
+    save_file(weights, str(folder / "model.safetensors"))
     return folder
 
 
