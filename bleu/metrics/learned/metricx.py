@@ -16,6 +16,7 @@ import json
 import os
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from ...errors import InputError, LengthMismatchError, MissingModelError, MissingReferenceError
 from ...i18n import tr
@@ -41,6 +42,18 @@ def metricx_input(source: str, hypothesis: str, reference: str | None) -> str:
     return text if reference is None else f"{text} reference: {reference}"
 
 
+def _config(folder: Path) -> dict[str, Any]:
+    """The model's config.json as saved (what transformers' config class may override)."""
+    try:
+        found = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        found = None
+    if not isinstance(found, dict):
+        raise MissingModelError(tr("{folder} holds no readable config.json.").format(
+            folder=folder))
+    return found
+
+
 class MetricXScorer:
     """A MetricX-24 model loaded for scoring; ``tokenizer`` is the folder of its mT5 tokenizer
     (the model's own folder when it holds one)."""
@@ -60,10 +73,12 @@ class MetricXScorer:
         if weights is None:
             raise MissingModelError(tr("{folder} holds no MetricX weights (model.safetensors)."
                                        ).format(folder=found.folder))
-        config = transformers.MT5Config.from_pretrained(str(found.folder), local_files_only=True)
-        if config.vocab_size <= SCORE_TOKEN:
+        saved = _config(found.folder)
+        if saved.get("model_type") not in ("mt5", "t5") or \
+                int(saved.get("vocab_size", 0)) <= SCORE_TOKEN:
             raise InputError(tr("{model!r} is not a MetricX model: its vocabulary has no token "
                                 "{token}.").format(model=str(model), token=SCORE_TOKEN))
+        config = transformers.MT5Config.from_pretrained(str(found.folder), local_files_only=True)
         network = transformers.MT5ForConditionalGeneration(config)
         tensors = state_dict(read_tensors(Path(weights), "MetricX"))
         head_weights = tensors.pop("lm_head.weight", None)  # never loaded into a tied head
@@ -82,8 +97,7 @@ class MetricXScorer:
         # MT5ForRegression's head: scaled by d_model^-0.5 only where the saved configuration
         # ties it to the embeddings (MetricX-24's does not); read from the files, since
         # transformers 5 ties every mT5 head whatever the configuration says
-        tied = bool(json.loads((found.folder / "config.json").read_text(encoding="utf-8"))
-                    .get("tie_word_embeddings", True))
+        tied = bool(saved.get("tie_word_embeddings", True))
         head = tensors.get("shared.weight") if tied else head_weights
         if head is None:
             raise InputError(tr("The MetricX weights have no lm_head.weight."))
