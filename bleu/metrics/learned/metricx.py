@@ -20,7 +20,7 @@ from typing import Any
 
 from ...errors import InputError, LengthMismatchError, MissingModelError, MissingReferenceError
 from ...i18n import tr
-from ._libraries import load, load_transformers, torch_for
+from ._libraries import load_transformers, torch_for
 from .cache import CachedScore, model_key
 from .checkpoints import read_tensors, state_dict
 from .encoding import DEFAULT_BATCH_SIZE, TextEncoder
