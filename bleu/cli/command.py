@@ -55,12 +55,13 @@ PROG = "bleu-explorer"
 logger = logging.getLogger("bleu.cli")
 
 #: the metrics of ``-m``, by sacrebleu's names, then the learned ones (``learned``)
-METRICS = ("bleu", "chrf", "ter", "comet", "bertscore")
+METRICS = ("bleu", "chrf", "ter", "comet", "bertscore", "metricx")
 #: the text metrics of ``-m``, which sacrebleu computes too
 TEXT_METRICS = ("bleu", "chrf", "ter")
 #: the flags of the learned metrics: with any of them given, ``learned`` checks them
 LEARNED_FLAGS = ("comet_model", "bertscore_model", "bertscore_layers", "source",
-                 "comet_no_reference")  # each None or False unless given
+                 "comet_no_reference", "metricx_model",
+                 "metricx_tokenizer")  # each None or False unless given
 #: BLEU's smoothing methods (bleu.metrics.bleu.score.SMOOTH_DEFAULTS, named here so that
 #: ``--help`` needs no numpy)
 SMOOTH_METHODS = ("none", "floor", "add-k", "exp")
@@ -252,6 +253,12 @@ def build_parser() -> argparse.ArgumentParser:
                          default=None, metavar="N",
                          help="The layer whose embeddings BERTScore compares (bert_score's "
                          "num_layers; default: bert_score's for the models it names).")
+    learned.add_argument("--metricx-model", default=None, metavar="PATH_OR_NAME",
+                         help="The MetricX-24 model of -m metricx (an error score from 0 to 25: "
+                         "lower is better); reads --source, and the first reference if given.")
+    learned.add_argument("--metricx-tokenizer", default=None, metavar="PATH_OR_NAME",
+                         help="The folder of MetricX's mT5 tokenizer (google/mt5-xl), where "
+                         "the model's folder does not hold it.")
     saved = parser.add_argument_group(
         "workspaces", "Saved in BLEU_EXPLORER_DB (an SQLite file or a postgresql:// URL; default: "
         "the user's data folder), shared with the app.")
@@ -350,7 +357,7 @@ def _check_flags(args: argparse.Namespace) -> None:
                             args.scores_lower_is_better or args.scores_higher_is_better):
         raise CommandLineError(tr("--scores-alias, --scores-label and the --scores-*-is-better "
                                   "flags describe --scores files; none was given."))
-    if set(args.metrics) & {"comet", "bertscore"} or any(getattr(args, flag) for flag in
+    if set(args.metrics) & {"comet", "bertscore", "metricx"} or any(getattr(args, flag) for flag in
                                                           LEARNED_FLAGS):
         from .learned import check_flags
 
@@ -666,7 +673,7 @@ def _score(args: argparse.Namespace, stdin: TextIO | None, out: TextIO) -> None:
                            "are not saved with them (the app's Metrics & human scores page adds "
                            "them)."))
         scored = score_metrics(args, [name for name, _ in systems], len(systems[0][1]), taken)
-    if set(args.metrics) & {"comet", "bertscore"}:
+    if set(args.metrics) & {"comet", "bertscore", "metricx"}:
         from .learned import learned_metrics
 
         scored = learned_metrics(args, systems, references,

@@ -1,12 +1,14 @@
-"""The command line's learned metrics, ``-m comet`` and ``-m bertscore``: computed from a model on
-this machine (``bleu.metrics.learned``; never downloaded), cached in the workspace database by
-model and text (so a second run, or the app, takes them from there), then scored and tested as a
-``--scores`` metric is (``scores.matched_metric``: rows, confidence intervals and paired tests
-on segment scores). Loaded only when one is asked for; the libraries load when a model does.
+"""The command line's learned metrics, ``-m comet``, ``-m bertscore`` and ``-m metricx``:
+computed from a model on this machine (``bleu.metrics.learned``; never downloaded), cached in the
+workspace database by model and text (so a second run, or the app, takes them from there), then
+scored and tested as a ``--scores`` metric is (``scores.matched_metric``: rows, confidence
+intervals and paired tests on segment scores), in the direction the metric's declaration gives
+(``bleu.metrics.learned.catalog``: MetricX is better lower). Loaded only when one is asked for.
 
-The plan (segments to compute, those cached, the estimated time and device) is logged before
-the first batch; a progress line follows on stderr when it is a terminal. Interrupted (Ctrl+C),
-a run keeps its finished batches in the cache.
+The plan (segments to compute, those cached, the time estimated from one timed batch, the
+device) is logged before the first batch, the signature after the scores; a progress line
+follows on stderr when it is a terminal. Interrupted (Ctrl+C), a run keeps its finished batches
+in the cache.
 """
 
 from __future__ import annotations
@@ -29,9 +31,10 @@ from .scores import ScoreMetric, check_pairs, matched_metric
 logger = logging.getLogger("bleu.cli")
 
 #: the learned metrics of ``-m``, and the flag that names each one's model
-LEARNED_METRICS = {"comet": "--comet-model", "bertscore": "--bertscore-model"}
-#: how the metrics are called in labels and messages
-NAMES = {"comet": "COMET", "bertscore": "BERTScore"}
+LEARNED_METRICS = {"comet": "--comet-model", "bertscore": "--bertscore-model",
+                   "metricx": "--metricx-model"}
+#: the metrics' names in the catalog (``bleu.metrics.learned.catalog``), labels and messages
+NAMES = {"comet": "COMET", "bertscore": "BERTScore", "metricx": "MetricX"}
 PROG = "bleu-explorer"
 #: exit status after Ctrl+C, as a shell reports a process ended by SIGINT
 INTERRUPTED = 130
@@ -45,7 +48,8 @@ def asked(args: argparse.Namespace) -> list[str]:
 def check_flags(args: argparse.Namespace) -> None:
     """Each learned metric has its model, each model flag its metric; no ``--sentence-level``."""
     metrics = asked(args)
-    models = {"comet": args.comet_model, "bertscore": args.bertscore_model}
+    models = {"comet": args.comet_model, "bertscore": args.bertscore_model,
+              "metricx": args.metricx_model}
     for metric, flag in LEARNED_METRICS.items():
         if metric in metrics and not models[metric]:
             raise CommandLineError(tr(
@@ -57,11 +61,15 @@ def check_flags(args: argparse.Namespace) -> None:
     if args.bertscore_layers is not None and "bertscore" not in metrics:
         raise CommandLineError(tr("--bertscore-layers is for -m bertscore, which is not asked "
                                   "for."))
-    for flag, given in (("--source", args.source), ("--comet-no-reference",
-                                                    args.comet_no_reference)):
-        if given and "comet" not in metrics:
-            raise CommandLineError(tr("{flag} is read by -m comet only, which is not asked "
-                                      "for.").format(flag=flag))
+    if args.metricx_tokenizer is not None and "metricx" not in metrics:
+        raise CommandLineError(tr("--metricx-tokenizer is for -m metricx, which is not asked "
+                                  "for."))
+    if args.source and not {"comet", "metricx"} & set(metrics):
+        raise CommandLineError(tr("--source is read by -m comet and -m metricx only, which are "
+                                  "not asked for."))
+    if args.comet_no_reference and "comet" not in metrics:
+        raise CommandLineError(tr("{flag} is read by -m comet only, which is not asked "
+                                  "for.").format(flag="--comet-no-reference"))
     if metrics and args.sentence_level:
         raise CommandLineError(tr("-m {metric} is not available with --sentence-level: its "
                                   "segment scores are in the table's paired tests and "
@@ -70,16 +78,17 @@ def check_flags(args: argparse.Namespace) -> None:
 
 def _scorer(metric: str, args: argparse.Namespace) -> tuple[Scorer, str]:
     """The model loaded (the slow part), and the label its scores are shown under."""
-    from ..metrics.learned import BertScoreScorer, CometScorer
+    from ..metrics.learned import load_scorer
 
-    model = args.comet_model if metric == "comet" else args.bertscore_model
+    model = {"comet": args.comet_model, "bertscore": args.bertscore_model,
+             "metricx": args.metricx_model}[metric]
+    options = {"comet": {}, "bertscore": {"num_layers": args.bertscore_layers},
+               "metricx": {"tokenizer": args.metricx_tokenizer}}[metric]
     logger.info(tr("Loading the {metric} model {model}…").format(metric=NAMES[metric],
                                                                  model=model))
-    if metric == "comet":
-        scorer: Scorer = CometScorer(model)
-        return scorer, metric_label(NAMES[metric], model)
-    scorer = BertScoreScorer(model, num_layers=args.bertscore_layers)
-    return scorer, metric_label(NAMES[metric], model, scorer.num_layers)  # type: ignore[attr-defined]
+    scorer: Scorer = load_scorer(NAMES[metric], model, **options)
+    layers = scorer.num_layers if metric == "bertscore" else None  # type: ignore[attr-defined]
+    return scorer, metric_label(NAMES[metric], model, layers)
 
 
 def terminal_progress(label: str, stream: TextIO, quiet: bool) -> ProgressCallback:
@@ -107,10 +116,11 @@ def _gpu_name() -> str | None:
     return str(torch.cuda.get_device_name(0))
 
 
-def _source(args: argparse.Namespace, n_segments: int) -> list[str]:
+def _source(args: argparse.Namespace, n_segments: int, metric: str) -> list[str]:
     if not args.source:
-        raise CommandLineError(tr("-m comet reads the source segments: give them with --source "
-                                  "FILE (one segment a line, as the references)."))
+        raise CommandLineError(tr("-m {metric} reads the source segments: give them with "
+                                  "--source FILE (one segment a line, as the references).")
+                               .format(metric=metric))
     sources = read_segments(args.source, args.encoding, args.line_limit)
     if len(sources) != n_segments:
         raise CommandLineError(tr("{path} has {found} lines, but the systems have {expected}; "
@@ -130,7 +140,8 @@ def learned_metrics(args: argparse.Namespace, systems: Sequence[tuple[str, Seque
         return []
     names = [name for name, _ in systems]
     n_segments = len(systems[0][1])
-    sources = _source(args, n_segments) if "comet" in metrics else None
+    reading = [metric for metric in metrics if metric in ("comet", "metricx")]
+    sources = _source(args, n_segments, reading[0]) if reading else None
     cache = FallbackScoreCache(score_cache(database_location()))
     found = []
     for metric in metrics:
@@ -152,6 +163,8 @@ def learned_metrics(args: argparse.Namespace, systems: Sequence[tuple[str, Seque
         logger.info(tr("{label}: {computed} segments computed, {cached} taken from the "
                        "cache.").format(label=label, computed=result.computed,
                                         cached=result.cached))
+        logger.info(tr("{label}: signature {signature}").format(label=label,
+                                                                 signature=result.signature))
         found.append(matched_metric(result.to_segment_scores(label), names, {}, n_segments))
         if paired_test_asked(args):
             check_pairs(found[-1], names)

@@ -70,6 +70,8 @@ def load_comet(model: str | os.PathLike[str], *, device: str | None = None,
                batch_size: int = DEFAULT_BATCH_SIZE) -> Any:
     """A COMET scorer for ``model``: native for regression models, unbabel-comet for unified
     ones (xCOMET, CometKiwi), which need their own extra."""
+    torch_for("COMET")  # a missing extra is said before any model is looked for
+    load_transformers("COMET")
     found, checkpoint = find_checkpoint(model)
     hparams = read_hparams(found.folder, str(model))
     kind = str(hparams.get("class_identifier", comet_model.REGRESSION))
