@@ -2,14 +2,15 @@
 which ``bleu-explorer app`` runs through ``bleu_app/server.py``), one run of it per rerun.
 
 ``streamlit run`` imports this file to find its server (no script is running then): the app's,
-with the route that sets the edit secrets' HttpOnly cookies (bleu_app/cookies.py). AppTest runs
-this file as the script itself.
+with the route that sets the edit secrets' HttpOnly cookies (bleu_app/session/cookies.py).
+AppTest runs this file as the script itself.
 """
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from bleu_app import HERE, cookies
+from bleu_app import HERE
+from bleu_app.session import cookies
 
 if get_script_run_ctx() is None:
     app = st.App(str(HERE / "app.py"), routes=cookies.routes())

@@ -17,8 +17,8 @@ import sacrebleu
 from corpora import WMT17, read_lines, wmt17_systems
 
 import bleu
-from bleu.analysis import compare, highlight
-from bleu.analysis.segments import SegmentFilter, filter_segments, sentence_options, sentence_table
+from bleu.explore import compare, highlight
+from bleu.explore.segments import SegmentFilter, filter_segments, sentence_options, sentence_table
 from bleu.metrics.bleu.score import BLEUOptions
 
 N_SEGMENTS = 3000

@@ -5,7 +5,7 @@
 
 Each case tokenizes and counts the corpus, then runs ``paired_bootstrap_from_stats``; the table
 gives the process's peak RSS (read by a bare launcher, so this script's own memory is not a
-floor), the wall time of the statistics and of the test, and what ``bleu.analysis.budget``
+floor), the wall time of the statistics and of the test, and what ``bleu.evaluation.budget``
 estimates the app would hold for such a data set. Resamples are drawn in blocks, so the peak
 should not grow with the resample count.
 """
@@ -62,10 +62,10 @@ def measure(n: int, resamples: int) -> tuple[float, dict[str, float]]:
 
 
 def app_estimate_mb(n: int) -> float:
-    """``bleu.analysis.budget``'s estimate for two systems and one reference of ``n`` lines."""
+    """``bleu.evaluation.budget``'s estimate for two systems and one reference of ``n`` lines."""
     from corpora import corpus
 
-    from bleu.analysis.budget import estimate_memory_mb
+    from bleu.evaluation.budget import estimate_memory_mb
     from bleu.io import TextFile
     from bleu.io.dataset import Dataset
 

@@ -58,7 +58,7 @@ PAGES = ("", "data", "sentences", "compare", "how_bleu_works", "brevity_penalty"
          "sensitivity", "blind_spots", "background", "scores")
 TEACH = "how_bleu_works"
 CANDIDATE_KEY = "teach_candidate"
-#: the page's example references (``bleu.analysis.teaching.CLASSIC_REFERENCES``)
+#: the page's example references (``bleu.teaching.breakdown.CLASSIC_REFERENCES``)
 REFERENCES = ["the cat is on the mat", "there is a cat on the mat"]
 SAMPLE = REPO / "sample_data"
 BIG = (20_000, 5)  # segments, systems (x the sample's 2 references)

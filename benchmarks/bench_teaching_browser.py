@@ -5,7 +5,7 @@ Run: ``python benchmarks/bench_teaching_browser.py [--steps 8]``. One Streamlit 
 own on a free port, headless Debian Chromium, the bundled sample (WMT22 en-de, 2037 segments).
 The first step of a system computes its whole resize sweep (reported apart); every later step
 only picks a point of the cached sweep and reruns the what-if fragment, not the page. Each
-step's BLEU is checked against ``bleu.analysis.brevity.length_whatif`` on the same text.
+step's BLEU is checked against ``bleu.teaching.brevity.length_whatif`` on the same text.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from harness import (  # noqa: E402 -- the browser-test harness lives with the t
     wait_idle,
 )
 
-from bleu.analysis.brevity import SWEEP, length_whatif  # noqa: E402
+from bleu.teaching.brevity import SWEEP, length_whatif  # noqa: E402
 
 SAMPLE = REPO / "sample_data"
 

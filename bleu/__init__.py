@@ -47,7 +47,8 @@ _EXPORTS = {
     "InputError": "errors",
 }
 #: subpackages reachable as attributes (``bleu.charts.dashboard(...)`` after ``import bleu``)
-_SUBPACKAGES = ("analysis", "charts", "cli", "io", "metrics", "workspace")
+_SUBPACKAGES = ("charts", "cli", "display", "evaluation", "explore", "io", "metrics", "teaching",
+               "workspace")
 
 __all__ = ["__version__", *sorted(_EXPORTS)]
 

@@ -11,7 +11,7 @@ interface's tables), written for the interface language (``bleu.i18n``: a decima
 point for thousands in Dutch, by Babel's number formatting); ``plain`` for files (CSV, LaTeX,
 JSON, signatures), always with a decimal point; ``printf`` for Streamlit's column formats and
 ``d3`` for Vega-Lite tooltips and axes (``d3_locale`` gives Vega the interface's separators). A
-Tables state each column's format once (``bleu.analysis.formatting.Column``). This module needs
+Tables state each column's format once (``bleu.display.formatting.Column``). This module needs
 no pandas: readers (``bleu.io``) and the command line write their messages by it too.
 """
 

@@ -11,7 +11,10 @@ import streamlit as st
 from bleu.i18n import N_, set_language, tr
 from bleu.metrics.threads import set_threads
 from bleu_app import HERE, page_script
-from bleu_app.views import _metrics, _session, _sidebar, _streamlit_fixes, _url
+from bleu_app.runtime import _streamlit_fixes
+from bleu_app.scoring import _metrics
+from bleu_app.session import _session, _url
+from bleu_app.widgets import _sidebar
 
 # A local icon: a Material icon here would be fetched from Google's font server (no network).
 ICON = HERE / "assets" / "page_icon.png"

@@ -27,10 +27,14 @@ def loaded_after(code: str) -> set[str]:
     return set(json.loads(finished.stderr.rsplit("MODULES", 1)[1]))
 
 
+#: the packages of what pages show: a script that only scores never loads them
+PAGE_PACKAGES = ("bleu.explore", "bleu.teaching", "bleu.charts")
+
+
 def test_import_bleu_loads_nothing_heavy() -> None:
     modules = loaded_after("import bleu")
     assert not modules & set(HEAVY)
-    assert not {name for name in modules if name.startswith(("bleu.analysis", "bleu.charts"))}
+    assert not {name for name in modules if name.startswith(PAGE_PACKAGES)}
     assert "numpy" not in modules  # the engine loads on first use
 
 
@@ -51,7 +55,7 @@ def test_scoring_one_small_file_loads_no_page_library() -> None:
     ref = WMT22 / "generaltest2022.en-de.ref.A.de"
     modules = loaded_after(f"from bleu.cli import main\nmain([{str(ref)!r}, '-i', {str(hyp)!r}])")
     assert not modules & set(HEAVY)
-    assert not {name for name in modules if name.startswith(("bleu.analysis", "bleu.charts"))}
+    assert not {name for name in modules if name.startswith(PAGE_PACKAGES)}
 
 
 def _paired_run_in_fresh_process(environment: dict[str, str]) -> tuple[set[str], list[int]]:

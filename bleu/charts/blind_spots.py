@@ -1,7 +1,7 @@
 """Altair builders for the Blind spots page: a case's metrics side by side, the BLEU bands with
 one output's scores under other settings, BLEU against an external score per segment.
 
-Pure functions: frames from ``bleu.analysis.blind_spots``/``interpretation`` in, charts out.
+Pure functions: frames from ``bleu.teaching.blind_spots``/``interpretation`` in, charts out.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ..analysis.blind_spots import METRIC_COLUMNS
-from ..analysis.formatting import CORRELATION, COUNT, PRECISION, SCORE
-from ..analysis.interpretation import BANDS
+from ..display.formatting import CORRELATION, COUNT, PRECISION, SCORE
 from ..i18n import tr
+from ..teaching.blind_spots import METRIC_COLUMNS
+from ..teaching.interpretation import BANDS
 
 WIDTH = 560
 

@@ -4,7 +4,7 @@ Differences of a point or two between systems are what a dashboard has to show, 
 dots with their 95% bootstrap intervals on axes zoomed to the scores, never bars from 0; systems
 are listed best first, each in its colour from ``bleu.charts.palette`` (the same in the app and
 in ``to_png``/``to_svg``). ``pairs_chart`` draws an all-pairs comparison
-(``bleu.analysis.ranking``); ``dashboard(results)`` is the corpus dashboard as one chart.
+(``bleu.evaluation.ranking``); ``dashboard(results)`` is the corpus dashboard as one chart.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import altair as alt
 import pandas as pd
 import vl_convert
 
-from ..analysis.dashboard import Dashboard, log_decomposition
-from ..analysis.formatting import BP, COUNT, DELTA, LEVEL, P_VALUE, PRECISION, RATIO, SCORE
-from ..analysis.ranking import METHODS, AllPairs
+from ..display.formatting import BP, COUNT, DELTA, LEVEL, P_VALUE, PRECISION, RATIO, SCORE
+from ..evaluation.ranking import METHODS, AllPairs
+from ..explore.dashboard import Dashboard, log_decomposition
 from ..i18n import tr
 from ..metrics.base import SignificanceResult
 from ..metrics.bleu.score import BLEUOptions, BLEUScore
@@ -247,7 +247,7 @@ def pairs_chart(pairs: AllPairs) -> alt.LayerChart:
 def dashboard(results: Dashboard) -> alt.VConcatChart:
     """The corpus dashboard's charts as one chart (renders in Jupyter).
 
-    ``results`` is a ``bleu.analysis.dashboard.Dashboard`` (``build_dashboard``); its metrics
+    ``results`` is a ``bleu.explore.dashboard.Dashboard`` (``build_dashboard``); its metrics
     beside BLEU are drawn below the BLEU charts and the all-pairs matrix.
     """
     scores = results.scores

@@ -1,5 +1,5 @@
 """Charts in the interface language's numbers: Vega's ``config.locale`` gives the d3 formats of
-the number rule (``bleu.analysis.formatting``) the language's decimal and thousands separators,
+the number rule (``bleu.display.formatting``) the language's decimal and thousands separators,
 so a chart's axes and tooltips read as its tables do (52,32 in Dutch)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import TypeVar
 
 import altair as alt
 
-from ..analysis.formatting import d3_locale
+from ..display.formatting import d3_locale
 from ..i18n import DEFAULT, language
 
 ChartT = TypeVar("ChartT", bound=alt.TopLevelMixin)

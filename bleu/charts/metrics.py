@@ -13,8 +13,8 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ..analysis.dashboard import MetricResults
-from ..analysis.formatting import CORRELATION, COUNT, SCORE, score_formats
+from ..display.formatting import CORRELATION, COUNT, SCORE, score_formats
+from ..explore.dashboard import MetricResults
 from ..i18n import tr
 from .palette import scatter_opacity, system_color
 

@@ -1,7 +1,7 @@
 """A self-contained HTML report of the corpus dashboard for a paper's appendix: no CDN, no network.
 
 The tables are the dashboard's (best first, rank, difference to the baseline), numbers written
-by the app's rule (``bleu.analysis.formatting``) and HTML-escaped; the charts are
+by the app's rule (``bleu.display.formatting``) and HTML-escaped; the charts are
 ``bleu.charts.dashboard`` rendered by vega-embed,
 whose JavaScript bundle (from vl-convert, as Altair's ``inline=True`` uses it) is inlined in the
 file, drawn as SVG. The chart spec is embedded with every ``<`` escaped, so text in it (system
@@ -19,7 +19,9 @@ import pandas as pd
 import vl_convert
 
 from .._version import __version__
-from ..analysis.dashboard import (
+from ..display.escaping import escape_html, show_controls_frame
+from ..display.formatting import COUNT, SEED, Column, text_frame
+from ..explore.dashboard import (
     MEAN_COLUMN,
     Dashboard,
     results_table,
@@ -27,8 +29,6 @@ from ..analysis.dashboard import (
     summary_table,
     table_columns,
 )
-from ..analysis.escaping import escape_html, show_controls_frame
-from ..analysis.formatting import COUNT, SEED, Column, text_frame
 from ..i18n import language, tr
 from .dashboard import dashboard
 from .locale import localized

@@ -16,9 +16,9 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from ..analysis.compare import SWAP
-from ..analysis.formatting import COUNT, DELTA, RATIO, SCORE, SMALL_DELTA
-from ..analysis.segments import DOCUMENT, SOURCE, bleu_column, reference_columns
+from ..display.formatting import COUNT, DELTA, RATIO, SCORE, SMALL_DELTA
+from ..explore.compare import SWAP
+from ..explore.segments import DOCUMENT, SOURCE, bleu_column, reference_columns
 from ..i18n import tr
 from .palette import NEUTRAL, PALETTE, UNSELECTED, scatter_opacity, system_color, system_colors
 

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from ..analysis.brevity import SystemLength, WhatIf, bp_curve, zoom_window
-from ..analysis.formatting import BP, CORRELATION, COUNT, FACTOR, PRECISION, RATIO, SCORE
-from ..analysis.sensitivity import MQMCorrelation, TokenizerGrid
-from ..analysis.teaching import BrevityStep, SmoothingRow, Walkthrough, fmt_score
+from ..display.formatting import BP, CORRELATION, COUNT, FACTOR, PRECISION, RATIO, SCORE
+from ..explore.sensitivity import MQMCorrelation, TokenizerGrid
 from ..i18n import tr
+from ..teaching.breakdown import BrevityStep, SmoothingRow, Walkthrough, fmt_score
+from ..teaching.brevity import SystemLength, WhatIf, bp_curve, zoom_window
 
 WIDTH = 560
 

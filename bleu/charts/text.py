@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import pandas as pd
 from altair.utils.schemapi import SchemaBase
 
-from ..analysis.escaping import show_controls, show_controls_frame
+from ..display.escaping import show_controls, show_controls_frame
 
 ChartT = TypeVar("ChartT", bound=SchemaBase)
 

@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..analysis.learned_metrics import metric_label, plan_text, progress_text
+from ..explore.learned_metrics import metric_label, plan_text, progress_text
 from ..i18n import tr
 from ..metrics.learned import Plan, Progress, ProgressCallback, Scorer, score
 from ..metrics.learned.background import FallbackScoreCache

@@ -1,6 +1,6 @@
 """The command line's segment-score metrics (``--scores FILE``): COMET, xCOMET, BLEURT, MetricX,
 MQM or DA scores per segment, read in any format ``bleu.io.scores`` reads, matched to the systems
-being scored, and scored and tested as BLEU is (``bleu.analysis.metric_scores``). Loaded only when
+being scored, and scored and tested as BLEU is (``bleu.evaluation.scores``). Loaded only when
 ``--scores`` is given.
 
 A file's system name matches a system given with ``-i`` when it is the file's path as given, its
@@ -21,15 +21,15 @@ from pathlib import PurePath
 
 import numpy as np
 
-from ..analysis.metric_scores import MetricScores, from_segment_scores
 from ..errors import InputError, ReadError
+from ..evaluation.scores import MetricScores, from_segment_scores
 from ..i18n import tr
 from ..io.dataset import system_name
 from ..io.scores import formats
 from ..io.scores.mqm import HEADER as MQM_HEADER
 from ..io.scores.mqm import MQM_ALIASES
 from ..io.scores.read import fitted, merge, parse_scores, suggest_aliases
-from ..io.scores.table import SegmentScores
+from ..metrics.segment.scores import SegmentScores
 from .inputs import CommandLineError, paired_test_asked, read_text
 
 logger = logging.getLogger("bleu.cli")

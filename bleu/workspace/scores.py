@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..io.scores.table import SegmentScores, lower_is_better
+from ..metrics.segment.scores import SegmentScores, lower_is_better
 from .model import SavedScores
 
 #: the source of scores saved before their source was kept (schema versions 2 and 3)

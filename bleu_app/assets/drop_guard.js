@@ -1,4 +1,4 @@
-// The app's file uploaders, guarded in the browser (installed by bleu_app/views/_drop_guard.py
+// The app's file uploaders, guarded in the browser (installed by bleu_app/widgets/_drop_guard.py
 // once per uploader, which fills in CONFIG). Streamlit's uploader draws a chip per file and draws them all again as
 // each file is sent, so its work grows with the square of the files (1,000 files: a minute of a
 // busy tab; 10,000: it never settles). Here, before the uploader sees them, files given at once

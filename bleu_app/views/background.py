@@ -4,7 +4,7 @@ its place, in the app's own words, for a first-year student. Text only."""
 import streamlit as st
 
 from bleu.i18n import tr
-from bleu_app.views import _classroom, _example_link
+from bleu_app.widgets import _classroom, _example_link
 
 PAGE = "background"
 FIELDS = (_example_link.PRESENT,)

@@ -8,8 +8,20 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bleu.analysis import blind_spots, interpretation
-from bleu.analysis.blind_spots import (
+from bleu.charts import blind_spots as charts
+from bleu.display.escaping import escape_markdown, show_controls
+from bleu.display.formatting import SCORE, Column
+from bleu.errors import InputError
+from bleu.explore.segments import sentence_options, sentence_scores
+from bleu.i18n import DEFAULT, N_, tr
+from bleu.i18n import language as interface_language
+from bleu.io import TextFile
+from bleu.io.dataset import Dataset
+from bleu.io.scores.read import Matching
+from bleu.metrics.bleu.score import BLEUOptions, score_from_stats
+from bleu.metrics.meteor import DEBIAN_WORDNET, wordnet
+from bleu.teaching import blind_spots, interpretation
+from bleu.teaching.blind_spots import (
     LANGUAGES,
     METRIC_COLUMNS,
     Case,
@@ -17,31 +29,11 @@ from bleu.analysis.blind_spots import (
     metric_help,
     signature_frame,
 )
-from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import SCORE, Column
-from bleu.analysis.meteor import DEBIAN_WORDNET, wordnet
-from bleu.analysis.segments import sentence_options, sentence_scores
-from bleu.charts import blind_spots as charts
-from bleu.errors import InputError
-from bleu.i18n import DEFAULT, N_, tr
-from bleu.i18n import language as interface_language
-from bleu.io import TextFile
-from bleu.io.dataset import Dataset
-from bleu.io.scores.read import Matching
-from bleu.metrics.bleu.score import BLEUOptions, score_from_stats
-from bleu_app.views import (
-    _cache,
-    _charts,
-    _classroom,
-    _example_link,
-    _learned,
-    _metrics,
-    _segment_scores,
-    _session,
-    _state,
-    _tables,
-)
-from bleu_app.views._example_link import Field
+from bleu_app.runtime import _cache
+from bleu_app.scoring import _learned, _metrics, _segment_scores
+from bleu_app.session import _session, _state
+from bleu_app.widgets import _charts, _classroom, _example_link, _tables
+from bleu_app.widgets._example_link import Field
 
 PAGE = "blind_spots"
 CASES_FILE = _session.SAMPLE_DIR / "blind_spots" / "cases.json"

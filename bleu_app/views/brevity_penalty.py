@@ -7,17 +7,9 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
-from bleu.analysis import glossary
-from bleu.analysis.brevity import (
-    SWEEP,
-    length_buckets,
-    length_whatif,
-    positions_from_stats,
-    sentence_brevity,
-    zoom_window,
-)
-from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import (
+from bleu.charts import teaching as charts
+from bleu.display.escaping import escape_markdown, show_controls
+from bleu.display.formatting import (
     BP,
     COUNT,
     FACTOR,
@@ -29,25 +21,26 @@ from bleu.analysis.formatting import (
     Column,
     metric_delta,
 )
-from bleu.analysis.teaching import fmt_score
-from bleu.charts import teaching as charts
 from bleu.errors import InputError
 from bleu.i18n import N_, language, tr
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu.score import BLEUOptions
-from bleu_app.views import (
-    _cache,
-    _charts,
-    _classroom,
-    _example_link,
-    _exercise_ui,
-    _metrics,
-    _session,
-    _state,
-    _tables,
+from bleu.teaching import glossary
+from bleu.teaching.breakdown import fmt_score
+from bleu.teaching.brevity import (
+    SWEEP,
+    length_buckets,
+    length_whatif,
+    positions_from_stats,
+    sentence_brevity,
+    zoom_window,
 )
-from bleu_app.views._example_link import Field
+from bleu_app.runtime import _cache
+from bleu_app.scoring import _metrics
+from bleu_app.session import _session, _state
+from bleu_app.widgets import _charts, _classroom, _example_link, _exercise_ui, _tables
+from bleu_app.widgets._example_link import Field
 
 PAGE = "brevity_penalty"
 OWN_CANDIDATE, OWN_REFERENCES, VIEW = "bp_candidate", "bp_references", "bp_view"

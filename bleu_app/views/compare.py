@@ -3,24 +3,18 @@ n-grams decide it, how it varies by bucket and document, one segment open."""
 
 import streamlit as st
 
-from bleu.analysis import compare
-from bleu.analysis.concordance import CONTEXT, concordance
-from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import COUNT, DELTA, LEVEL, P_VALUE, SCORE, SEED, Column
-from bleu.analysis.ranking import ALPHA
-from bleu.analysis.segments import bleu_column
 from bleu.charts import segments as charts_segments
+from bleu.display.escaping import escape_markdown, show_controls
+from bleu.display.formatting import COUNT, DELTA, LEVEL, P_VALUE, SCORE, SEED, Column
 from bleu.errors import InputError
+from bleu.evaluation.ranking import ALPHA
+from bleu.explore import compare
+from bleu.explore.concordance import CONTEXT, concordance
+from bleu.explore.segments import bleu_column
 from bleu.i18n import N_, labels, tr
-from bleu_app.views import (
-    _charts,
-    _explore,
-    _metrics,
-    _session,
-    _significance,
-    _state,
-    _tables,
-)
+from bleu_app.scoring import _metrics, _significance
+from bleu_app.session import _session, _state
+from bleu_app.widgets import _charts, _explore, _tables
 
 data = _session.dataset()
 systems = list(data.systems)

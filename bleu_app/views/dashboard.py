@@ -5,7 +5,11 @@ paired test says of it; every pair compared; charts; every download."""
 import streamlit as st
 
 from bleu import charts
-from bleu.analysis.dashboard import (
+from bleu.charts.report import html_report
+from bleu.display.escaping import escape_markdown, show_controls
+from bleu.display.formatting import COUNT, LEVEL, SCORE, SEED, Column
+from bleu.evaluation.ranking import METHODS, min_samples
+from bleu.explore.dashboard import (
     CHART_SYSTEMS,
     MAX_PAIRED_SYSTEMS,
     MEAN_COLUMN,
@@ -19,12 +23,10 @@ from bleu.analysis.dashboard import (
     table_csv,
     table_latex,
 )
-from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import COUNT, LEVEL, SCORE, SEED, Column
-from bleu.analysis.ranking import METHODS, min_samples
-from bleu.charts.report import html_report
 from bleu.i18n import in_language, labels, language, tr
-from bleu_app.views import _charts, _explore, _metrics, _session, _significance, _state, _tables
+from bleu_app.scoring import _metrics, _significance
+from bleu_app.session import _session, _state
+from bleu_app.widgets import _charts, _explore, _tables
 
 data = _session.dataset()
 systems = list(data.systems)

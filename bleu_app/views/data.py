@@ -4,12 +4,13 @@ loaded, file by file, its language pair (guessed, editable) and its first segmen
 import pandas as pd
 import streamlit as st
 
-from bleu.analysis.escaping import escape_markdown
-from bleu.analysis.formatting import COUNT
+from bleu.display.escaping import escape_markdown
+from bleu.display.formatting import COUNT
 from bleu.errors import InputError
 from bleu.i18n import tr
 from bleu.io.languages import LanguagePair, tokenizer_choice
-from bleu_app.views import _session, _state, _tables, _uploads, _workspace
+from bleu_app.session import _session, _state, _workspace
+from bleu_app.widgets import _tables, _uploads
 
 #: the language pair's text box (a stable widget key)
 PAIR = "language_pair"

@@ -4,16 +4,19 @@ at a time (with predictions); exercises that check the student's numbers.
 Tokenizer and case follow the sidebar (they apply to every page); N, smoothing and effective
 order are this page's own sentence-BLEU settings, starting at the article's formula, with
 presets for it and for sacrebleu's sentence-BLEU defaults and a button that copies the
-sidebar's. The page's example and view live in its link (views/_example_link.py).
+sidebar's. The page's example and view live in its link (widgets/_example_link.py).
 """
 
 import streamlit as st
 
-from bleu.analysis import glossary
-from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import BP, COUNT, metric_delta, tex
-from bleu.analysis.handout import handout_html
-from bleu.analysis.teaching import (
+from bleu.charts import teaching as charts
+from bleu.display.escaping import escape_markdown, show_controls
+from bleu.display.formatting import BP, COUNT, metric_delta, tex
+from bleu.errors import InputError
+from bleu.i18n import tr
+from bleu.metrics.bleu.score import SMOOTH_DEFAULTS, BLEUOptions
+from bleu.teaching import glossary
+from bleu.teaching.breakdown import (
     ARTICLE_FORMULA,
     CLASSIC_CANDIDATE,
     CLASSIC_REFERENCES,
@@ -36,22 +39,11 @@ from bleu.analysis.teaching import (
     undefined_note,
     walkthrough,
 )
-from bleu.charts import teaching as charts
-from bleu.errors import InputError
-from bleu.i18n import tr
-from bleu.metrics.bleu.score import SMOOTH_DEFAULTS, BLEUOptions
-from bleu_app.views import (
-    _charts,
-    _classroom,
-    _example_link,
-    _exercise_ui,
-    _learned,
-    _session,
-    _state,
-    _steps_ui,
-    _tables,
-)
-from bleu_app.views._example_link import Field
+from bleu.teaching.handout import handout_html
+from bleu_app.scoring import _learned
+from bleu_app.session import _session, _state
+from bleu_app.widgets import _charts, _classroom, _example_link, _exercise_ui, _steps_ui, _tables
+from bleu_app.widgets._example_link import Field
 
 PAGE = "how_bleu_works"
 ORDER, SMOOTH, EFFECTIVE = "teach_order", "teach_smooth", "teach_effective"

@@ -8,23 +8,16 @@ from functools import partial
 import streamlit as st
 
 from bleu import charts
-from bleu.analysis import correlation, disagreement, meta_eval
-from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import CORRELATION, COUNT, RATIO, SCORE, Column
+from bleu.display.escaping import escape_markdown, show_controls
+from bleu.display.formatting import CORRELATION, COUNT, RATIO, SCORE, Column
 from bleu.errors import InputError
+from bleu.explore import correlation, disagreement, meta_eval
 from bleu.i18n import N_, tr
 from bleu.io.scores.mqm import MQM_ALIASES
 from bleu.io.scores.read import Matching, parse_score_files, suggest_aliases
-from bleu_app.views import (
-    _charts,
-    _explore,
-    _learned,
-    _metrics,
-    _segment_scores,
-    _session,
-    _state,
-    _tables,
-)
+from bleu_app.scoring import _learned, _metrics, _segment_scores
+from bleu_app.session import _session, _state
+from bleu_app.widgets import _charts, _explore, _tables
 
 NOT_LOADED = N_("(leave out)")
 #: below this many systems a system-level correlation gets a caveat

@@ -5,23 +5,26 @@ from operator import attrgetter
 
 import streamlit as st
 
-from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import CORRELATION, COUNT, PRECISION, SCORE, Column
-from bleu.analysis.sensitivity import (
+from bleu.charts import teaching as charts
+from bleu.display.escaping import escape_markdown, show_controls
+from bleu.display.formatting import CORRELATION, COUNT, PRECISION, SCORE, Column
+from bleu.errors import InputError
+from bleu.explore.sensitivity import (
     mqm_correlation,
     nltk_crosscheck,
     segmentation_compare,
     tokenizer_grid,
 )
-from bleu.charts import teaching as charts
-from bleu.errors import InputError
 from bleu.i18n import N_, labels, language, tr
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset, load_folder
 from bleu.io.scores.mqm import MQM_ALIASES, parse_mqm
 from bleu.io.scores.read import match_systems
-from bleu.io.scores.table import SegmentScores
-from bleu_app.views import _cache, _charts, _segment_scores, _session, _state, _tables
+from bleu.metrics.segment.scores import SegmentScores
+from bleu_app.runtime import _cache
+from bleu_app.scoring import _segment_scores
+from bleu_app.session import _session, _state
+from bleu_app.widgets import _charts, _tables
 
 ZH_DIR = _session.SAMPLE_DIR / "wmt22_en-zh_excerpt"
 ZH_LABEL = N_("Sample: WMT22 English→Chinese, first 300 segments")

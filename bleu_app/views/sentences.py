@@ -7,10 +7,12 @@ the pair's columns only (every column is in the CSV and searchable).
 
 import streamlit as st
 
-from bleu.analysis import compare
-from bleu.analysis.escaping import escape_markdown, show_controls
-from bleu.analysis.formatting import COUNT, SCORE, Column
-from bleu.analysis.segments import (
+from bleu.charts import segments as charts_segments
+from bleu.display.escaping import escape_markdown, show_controls
+from bleu.display.formatting import COUNT, SCORE, Column
+from bleu.errors import InputError
+from bleu.explore import compare
+from bleu.explore.segments import (
     DIFF,
     DOCUMENT,
     ID,
@@ -24,18 +26,10 @@ from bleu.analysis.segments import (
     table_columns,
     table_csv,
 )
-from bleu.charts import segments as charts_segments
-from bleu.errors import InputError
 from bleu.i18n import in_language, tr
-from bleu_app.views import (
-    _charts,
-    _explore,
-    _metrics,
-    _session,
-    _significance,
-    _state,
-    _tables,
-)
+from bleu_app.scoring import _metrics, _significance
+from bleu_app.session import _session, _state
+from bleu_app.widgets import _charts, _explore, _tables
 
 data = _session.dataset()
 st.title(tr("Sentences"))

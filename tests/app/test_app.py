@@ -467,7 +467,8 @@ def test_scoring_big_inputs_shows_progress(monkeypatch: pytest.MonkeyPatch) -> N
     rule for every metric); scored again, they show at once."""
     from streamlit.delta_generator import DeltaGenerator
 
-    from bleu_app.views import _cache, _metrics
+    from bleu_app.runtime import _cache
+    from bleu_app.scoring import _metrics
 
     steps: list[float] = []
     real_update = DeltaGenerator.progress

@@ -1,4 +1,4 @@
-"""views/_charts.py: a chart drawn from its builder sends what ``st.altair_chart`` sends for the
+"""widgets/_charts.py: a chart drawn from its builder sends what ``st.altair_chart`` sends for the
 same chart (the spec, and each table as the same Arrow bytes; only the tables' names differ),
 once per server for arguments of the same content, and the spec it shares is never changed by
 a run that draws it."""
@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bleu_app.views import _charts  # noqa: E402 -- after the path
+from bleu_app.widgets import _charts  # noqa: E402 -- after the path
 
 
 @pytest.fixture(autouse=True)
@@ -35,11 +35,11 @@ def both_ways() -> None:
 
     import bleu
     from bleu import charts
-    from bleu.analysis.brevity import positions_from_stats
-    from bleu.analysis.teaching import order_sweep, smoothing_comparison, walkthrough
     from bleu.charts.text import visible_text
     from bleu.metrics.bleu.score import BLEUOptions
-    from bleu_app.views import _charts
+    from bleu.teaching.breakdown import order_sweep, smoothing_comparison, walkthrough
+    from bleu.teaching.brevity import positions_from_stats
+    from bleu_app.widgets import _charts
 
     candidate = "the the the the the the \u202eeht"
     references = ["the cat is on the mat", "there is a cat on the mat"]
@@ -110,7 +110,7 @@ def test_a_spec_is_built_once_for_arguments_of_the_same_content_and_stays_as_bui
     def page() -> None:
         import streamlit as st
 
-        from bleu_app.views import _charts
+        from bleu_app.widgets import _charts
 
         st.vega_lite_chart(spec=_charts._spec("b", ([1, 2], "t"), {}, "en", _builder=None))
 
@@ -147,11 +147,11 @@ def dutch_both_ways() -> None:
     import streamlit as st
 
     from bleu import charts
-    from bleu.analysis.teaching import walkthrough
     from bleu.charts.locale import localized
     from bleu.charts.text import visible_text
     from bleu.i18n import set_language
-    from bleu_app.views import _charts
+    from bleu.teaching.breakdown import walkthrough
+    from bleu_app.widgets import _charts
 
     set_language("nl")
     walk = walkthrough("the cat sat on the mat", ["the cat is on the mat"])
@@ -172,9 +172,9 @@ def layouts_both_ways() -> None:
     p_n, one with a control character): by their builder, then by their layout and parts."""
     import streamlit as st
 
-    from bleu.analysis.teaching import order_sweep, smoothing_comparison, walkthrough
     from bleu.charts import teaching as charts
-    from bleu_app.views import _charts
+    from bleu.teaching.breakdown import order_sweep, smoothing_comparison, walkthrough
+    from bleu_app.widgets import _charts
 
     references = ["the cat is on the mat", "there is a cat on the mat"]
     for candidate in ("the cat is on the mat", "", "cat", "the cat \u202e sat on the mat",

@@ -1,4 +1,5 @@
-"""The edit secrets' cookies (``bleu_app.cookies``): a session's offer is redeemed once, by its
+"""The edit secrets' cookies (``bleu_app.session.cookies``): a session's offer is redeemed once,
+by its
 nonce, within its time; the route answers with HttpOnly, SameSite=Strict cookies for Streamlit's
 paths only (Secure on https) and removes the script-readable copies older versions set; nothing
 but id- and secret-shaped text gets into a header or the script."""
@@ -9,8 +10,8 @@ import asyncio
 
 from starlette.requests import Request
 
-from bleu_app import cookies
-from bleu_app.cookies import Cookie
+from bleu_app.session import cookies
+from bleu_app.session.cookies import Cookie
 
 ID, SECRET = "AbCdEfGhIjKlMnOpQrStUv", "secret-0123456789abcdef"
 

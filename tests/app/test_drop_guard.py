@@ -1,4 +1,4 @@
-"""The browser side of the uploaders (``bleu_app/views/_drop_guard.py``): the settings the script
+"""The browser side of the uploaders (``bleu_app/widgets/_drop_guard.py``): the settings the script
 gets, its wording equal to the page's refusal in each language, nothing in them able to close
 the script element."""
 
@@ -10,7 +10,7 @@ import re
 import pytest
 
 from bleu.i18n import in_language
-from bleu_app.views import _drop_guard
+from bleu_app.widgets import _drop_guard
 
 SETTINGS = re.compile(r"const config = (\{.*?\});", re.S)
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bleu.analysis.escaping import escape_markdown
+from bleu.display.escaping import escape_markdown
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 
@@ -222,7 +222,7 @@ def test_cancel_keeps_what_was_done_and_the_next_run_takes_it_from_the_cache(
 @pytest.mark.usefixtures("database")
 def test_xcomet_spans_are_marked_in_the_sentences_and_compare_details(
         tiny_models: TinyModels) -> None:
-    from bleu.analysis.error_spans import spans_html, summary
+    from bleu.explore.error_spans import spans_html, summary
     from bleu.metrics.learned import CometScorer, score
 
     at = _load(_app(_data()), tiny_models.xcomet)
@@ -292,7 +292,7 @@ def _teaching_page() -> None:
     """What a teaching page does: the session's model, if any, on the user's own sentence pair."""
     import streamlit as st
 
-    from bleu_app.views import _learned
+    from bleu_app.scoring import _learned
 
     found = _learned.session_model()
     if found is None:
@@ -310,7 +310,7 @@ def _teaching_page() -> None:
 def test_a_teaching_page_scores_its_own_sentence_pair_with_the_sessions_model(
         tiny_models: TinyModels) -> None:
     from bleu.metrics.learned import CometScorer, score
-    from bleu_app.views._learned import LOADED, Request
+    from bleu_app.scoring._learned import LOADED, Request
 
     at = AppTest.from_function(_teaching_page, default_timeout=WAIT).run()
     assert next(i.value for i in at.info).startswith("A learned metric (COMET, BERTScore) shows")
@@ -347,7 +347,7 @@ def test_how_bleu_works_shows_the_sessions_model_beside_bleu(tiny_models: TinyMo
     """With a model loaded, the teaching page's own pair gets its score beside BLEU (BERTScore:
     the page has no source), equal to the core's; COMET, which reads the source, says so."""
     from bleu.metrics.learned import BertScoreScorer, score
-    from bleu_app.views._learned import LOADED, Request
+    from bleu_app.scoring._learned import LOADED, Request
 
     at = AppTest.from_file(str(APP), default_timeout=WAIT).run()
     at.switch_page("bleu_app/views/how_bleu_works.py").run()

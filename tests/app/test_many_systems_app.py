@@ -10,8 +10,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from bleu_app.views._uploads import MAX_DROPPED_FILES, NAME_BOXES, NAME_PICKER
 from bleu_app.views.data import PREVIEW_SYSTEMS
+from bleu_app.widgets._uploads import MAX_DROPPED_FILES, NAME_BOXES, NAME_PICKER
 
 APP = Path(__file__).resolve().parents[2] / "app.py"
 REFERENCE = [f"the cat sat on mat {k}" for k in range(5)]

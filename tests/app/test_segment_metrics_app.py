@@ -14,7 +14,7 @@ import pytest
 import scipy.stats
 from streamlit.testing.v1 import AppTest
 
-from bleu.analysis.ranking import all_pairs
+from bleu.evaluation.ranking import all_pairs
 from bleu.io.scores.read import match_systems, read_scores
 from bleu.metrics.segment import SegmentScorer, segment_stats
 from bleu.metrics.significance import paired_bootstrap_from_stats

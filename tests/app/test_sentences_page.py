@@ -11,8 +11,8 @@ import sacrebleu
 from streamlit.testing.v1 import AppTest
 
 import bleu
-from bleu.analysis.compare import ngram_differences
-from bleu.analysis.formatting import DELTA, SCORE
+from bleu.display.formatting import DELTA, SCORE
+from bleu.explore.compare import ngram_differences
 from bleu.metrics.bleu.score import BLEUOptions
 
 REPO = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""views/_cache.shared: one result per server for inputs of the same content, handed to every
+"""runtime/_cache.shared: one result per server for inputs of the same content, handed to every
 session as it is, so what it hands out must be read-only (scores' arrays) or copy-on-write
 (tables): a session that changes its copy changes nothing another session sees."""
 
@@ -17,11 +17,11 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bleu.analysis.metric_scores import from_stats, make_metric  # noqa: E402 -- after the path
+from bleu.evaluation.scores import from_stats, make_metric  # noqa: E402 -- after the path
 from bleu.io.dataset import assemble  # noqa: E402
 from bleu.io.model import TextFile  # noqa: E402
 from bleu.metrics.bleu.score import BLEUOptions  # noqa: E402
-from bleu_app.views import _cache  # noqa: E402
+from bleu_app.runtime import _cache  # noqa: E402
 
 HYPS = {"A": ("the cat sat on the mat", "a dog ran"), "B": ("the cat", "the dog ran away")}
 REFS = (("the cat sat on the mat", "the dog ran"),)
@@ -76,7 +76,7 @@ def two_sessions_change_their_tables() -> None:
     from bleu.io.dataset import assemble
     from bleu.io.model import TextFile
     from bleu.metrics.bleu.score import BLEUOptions
-    from bleu_app.views import _explore
+    from bleu_app.widgets import _explore
 
     data = assemble([TextFile("A", ("the cat sat on the mat", "a dog ran")),
                      TextFile("B", ("the cat", "the dog ran away"))],

@@ -1,4 +1,4 @@
-"""views/_streamlit_fixes.py: a script run that starts keeps the upload-URL answers waiting in
+"""runtime/_streamlit_fixes.py: a script run that starts keeps the upload-URL answers waiting in
 the session's outgoing queue (Streamlit drops them, and the browser then never uploads the
 file: tests/browser/test_upload_load.py shows it with eight sessions); the rest of the queue is
 cleared as Streamlit clears it, and a flush still sends and empties everything."""
@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bleu_app.views import _streamlit_fixes  # noqa: E402 -- after the path
+from bleu_app.runtime import _streamlit_fixes  # noqa: E402 -- after the path
 
 
 def _answer(request_id: str) -> ForwardMsg:
@@ -40,7 +40,7 @@ def _types(queue: ForwardMsgQueue) -> list[str]:
 def test_the_fix_installs_on_this_streamlit_once() -> None:
     assert _streamlit_fixes.keep_file_url_answers(), (
         "Streamlit's ForwardMsgQueue changed: check whether it still drops file_urls_response "
-        "when a run starts, and update or remove views/_streamlit_fixes.py")
+        "when a run starts, and update or remove runtime/_streamlit_fixes.py")
     patched = ForwardMsgQueue.clear
     assert _streamlit_fixes.keep_file_url_answers()
     assert ForwardMsgQueue.clear is patched

@@ -14,7 +14,7 @@ from conftest import read_lines
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from streamlit.testing.v1 import AppTest
 
-from bleu.analysis.sensitivity import mqm_correlation
+from bleu.explore.sensitivity import mqm_correlation
 from bleu.io.scores.mqm import read_mqm
 
 REPO = Path(__file__).resolve().parents[2]
@@ -356,7 +356,7 @@ def library_metrics(hyp: str, refs: list[str], language: str, tokenize: str) -> 
     from rouge_score.rouge_scorer import RougeScorer
     from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
-    from bleu.analysis.meteor import NoSynonyms, wordnet
+    from bleu.metrics.meteor import NoSynonyms, wordnet
 
     tok = {"13a": Tokenizer13a(), "zh": TokenizerZh()}[tokenize]
 
@@ -438,7 +438,7 @@ def test_blind_spots_own_pair_corpus_disagreements_and_guide():
 def test_blind_spots_without_wordnet_says_so_and_runs_exact_and_stem(monkeypatch):
     import streamlit as st
 
-    import bleu.analysis.meteor as meteor
+    import bleu.metrics.meteor as meteor
 
     monkeypatch.setattr(meteor, "wordnet", lambda: None)
     st.cache_resource.clear()

@@ -25,9 +25,9 @@ from streamlit.testing.v1 import AppTest
 
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
-from bleu.io.scores.table import SegmentScores
+from bleu.metrics.segment.scores import SegmentScores
 from bleu.workspace import Workspace, WorkspaceStore, new_edit_token
-from bleu_app import cookies
+from bleu_app.session import cookies
 
 REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"
@@ -240,7 +240,7 @@ def test_a_broken_database_only_stops_saving(app_setup: Path, broken: str,
     else:
         app_setup.mkdir()
     app = new_app()
-    with caplog.at_level(logging.WARNING, logger="bleu_app.views._workspace"):
+    with caplog.at_level(logging.WARNING, logger="bleu_app.session._workspace"):
         upload(app, SYSTEMS, [REF])
     assert len(scores(app)) == 2  # scored as usual
     plain = {"corrupt file": "The workspace database is damaged or is not a BLEU Explorer "

@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO / "tests" / "i18n"))
 from catalog import untranslatable_english
 
 from bleu_app.app import PAGES
-from bleu_app.views._state import SMOOTH_METHODS
+from bleu_app.session._state import SMOOTH_METHODS
 
 #: how long a number may take to follow an input (a rerun under load)
 WAIT_MS = 30_000

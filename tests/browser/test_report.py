@@ -9,9 +9,9 @@ import pytest
 from playwright.sync_api import Browser, Route
 
 import bleu
-from bleu.analysis import metric_scores
-from bleu.analysis.dashboard import build_dashboard
 from bleu.charts.report import html_report
+from bleu.evaluation import scores as metric_scores
+from bleu.explore.dashboard import build_dashboard
 from bleu.metrics.bleu.score import BLEUOptions
 
 pytestmark = pytest.mark.browser

@@ -13,9 +13,9 @@ from harness import REPO, goto_page, wait_idle
 from playwright.sync_api import Locator, Page
 
 import bleu
-from bleu.analysis.compare import ngram_differences
-from bleu.analysis.formatting import DELTA, P_VALUE, SCORE
-from bleu.analysis.ranking import all_pairs
+from bleu.display.formatting import DELTA, P_VALUE, SCORE
+from bleu.evaluation.ranking import all_pairs
+from bleu.explore.compare import ngram_differences
 from bleu.metrics.bleu.score import BLEUOptions
 
 pytestmark = pytest.mark.browser

@@ -14,8 +14,8 @@ import pytest
 from harness import REPO, goto_page, open_uploaders, upload, wait_idle
 from playwright.sync_api import Page, expect
 
-from bleu_app.views._drop_guard import BUNDLE_FROM
-from bleu_app.views._uploads import MAX_DROPPED_FILES
+from bleu_app.widgets._drop_guard import BUNDLE_FROM
+from bleu_app.widgets._uploads import MAX_DROPPED_FILES
 
 pytestmark = pytest.mark.browser
 

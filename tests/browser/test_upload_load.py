@@ -4,7 +4,7 @@ own files.
 
 The reference is given either a few milliseconds after the systems' upload has gone through (the
 moment their rerun starts: the reference's upload-URL request then waits on the server while
-that run begins, which dropped it before views/_streamlit_fixes.py) or a few seconds after the
+that run begins, which dropped it before runtime/_streamlit_fixes.py) or a few seconds after the
 systems. Half the sessions use the sidebar's uploaders by role (``systems_upload`` then
 ``references_upload``), half the Data page's drop zone (``files_upload`` twice, then
 ``files_commit``). Each session's files carry a marker word of their own, in their names and in

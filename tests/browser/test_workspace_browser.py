@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, BrowserContext, Page
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
 from bleu.workspace import Workspace, WorkspaceStore, new_edit_token
-from bleu_app.cookies import MAX_AGE
+from bleu_app.session.cookies import MAX_AGE
 
 SYSTEMS = [WMT17 / "newstest2017.KIT.4950.en-de.de", WMT17 / "newstest2017.xmu.4910.en-de.de"]
 REFERENCE = WMT17 / "newstest2017.en-de.ref.de"

@@ -10,8 +10,8 @@ from conftest import DATA_DIR, read_lines
 
 import bleu
 from bleu import charts
-from bleu.analysis.ranking import all_pairs
 from bleu.charts.palette import PALETTE
+from bleu.evaluation.ranking import all_pairs
 from bleu.metrics.bleu.score import BLEUOptions
 
 FOLDER = DATA_DIR / "wmt17_newstest2017_en-de"

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bleu.analysis.blind_spots import METRIC_COLUMNS, disagreements
-from bleu.analysis.interpretation import BANDS
 from bleu.charts import blind_spots as charts
+from bleu.teaching.blind_spots import METRIC_COLUMNS, disagreements
+from bleu.teaching.interpretation import BANDS
 
 
 def _values(chart) -> list[dict]:

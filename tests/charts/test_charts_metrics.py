@@ -10,12 +10,12 @@ import numpy as np
 
 import bleu
 from bleu import charts
-from bleu.analysis import metric_scores
-from bleu.analysis.correlation import Correlation, correlation_table
-from bleu.analysis.dashboard import build_dashboard
 from bleu.charts import segments as charts_segments
 from bleu.charts import teaching as charts_teaching
 from bleu.charts.text import visible_text
+from bleu.evaluation import scores as metric_scores
+from bleu.explore.correlation import Correlation, correlation_table
+from bleu.explore.dashboard import build_dashboard
 from bleu.metrics.bleu.score import BLEUOptions
 
 HYPS = {"A": ["the cat sat on the mat", "a dog"], "B": ["the cat is on a mat", "dogs"]}

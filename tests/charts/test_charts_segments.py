@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bleu.analysis.compare import SWAP
-from bleu.analysis.segments import DIFF
 from bleu.charts import segments as cs
+from bleu.explore.compare import SWAP
+from bleu.explore.segments import DIFF
 
 
 @pytest.fixture()

@@ -7,23 +7,23 @@ import math
 import pandas as pd
 import pytest
 
-from bleu.analysis.brevity import (
-    SystemLength,
-    length_buckets,
-    length_whatif,
-    sentence_brevity,
-    zoom_window,
-)
-from bleu.analysis.sensitivity import mqm_correlation, segmentation_compare, tokenizer_grid
-from bleu.analysis.teaching import (
+from bleu.charts import teaching as charts
+from bleu.explore.sensitivity import mqm_correlation, segmentation_compare, tokenizer_grid
+from bleu.io.scores.mqm import parse_mqm
+from bleu.teaching.breakdown import (
     CLASSIC_CANDIDATE,
     CLASSIC_REFERENCES,
     order_sweep,
     smoothing_comparison,
     walkthrough,
 )
-from bleu.charts import teaching as charts
-from bleu.io.scores.mqm import parse_mqm
+from bleu.teaching.brevity import (
+    SystemLength,
+    length_buckets,
+    length_whatif,
+    sentence_brevity,
+    zoom_window,
+)
 
 REFS = [["the cat is on the mat", "a dog sat on the rug", "it rains today in town"]]
 SYSTEMS = {"A": ["the cat is on a mat", "a dog sat on a rug", "it rains in town"],

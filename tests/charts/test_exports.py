@@ -11,9 +11,9 @@ import json
 import pytest
 
 import bleu
-from bleu.analysis.dashboard import build_dashboard, json_report, table_csv, table_latex
 from bleu.charts.dashboard import bleu_chart, to_svg
 from bleu.charts.report import html_report
+from bleu.explore.dashboard import build_dashboard, json_report, table_csv, table_latex
 from bleu.metrics.bleu.score import BLEUOptions
 
 FORMULA = '=HYPERLINK("http://198.51.100.7/","x")'

@@ -9,8 +9,8 @@ import pytest
 from altair.utils import schemapi
 
 from bleu import charts
-from bleu.analysis.teaching import walkthrough
 from bleu.charts.schema_index import reuse_schema_index
+from bleu.teaching.breakdown import walkthrough
 
 
 def altairs_own(cls: type, dct: dict) -> object:

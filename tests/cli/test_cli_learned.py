@@ -231,8 +231,8 @@ class _Terminal(io.StringIO):
 
 def test_progress_is_a_line_rewritten_on_a_terminal_only(caplog: pytest.LogCaptureFixture,
                                                          ) -> None:
-    from bleu.analysis.learned_metrics import plan_text
     from bleu.cli.learned import _gpu_name, terminal_progress
+    from bleu.explore.learned_metrics import plan_text
     from bleu.metrics.learned import Plan
 
     estimate = Estimate(30.0, "cpu", 100, 1.0, 1.0)

@@ -17,7 +17,7 @@ from catalog import untranslatable_english
 from google.protobuf.message import Message
 from streamlit.testing.v1 import AppTest
 
-from bleu.analysis import dashboard as dashboard_module
+from bleu.explore import dashboard as dashboard_module
 from bleu.i18n import LANGUAGES, set_language
 from bleu.metrics.tokenizers import available_tokenizers
 
@@ -28,7 +28,7 @@ if str(REPO) not in sys.path:
 
 from bleu_app import page_script  # noqa: E402
 from bleu_app.app import PAGES  # noqa: E402
-from bleu_app.views._state import SMOOTH_METHODS  # noqa: E402
+from bleu_app.session._state import SMOOTH_METHODS  # noqa: E402
 
 #: proto fields that hold no text a user reads
 SKIPPED = {"id", "form_id", "key", "url", "data", "arrow_data", "datasets", "icon", "type",

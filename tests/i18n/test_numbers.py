@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bleu.analysis import formatting
-from bleu.analysis.formatting import (
+from bleu.display import formatting
+from bleu.display.formatting import (
     BP,
     COUNT,
     DELTA,
@@ -93,7 +93,7 @@ def test_tex_braces_the_decimal_comma() -> None:
 # --- numbers the core writes into its messages and labels, by the rule ------------------------
 
 def test_bucket_labels_in_dutch_take_a_decimal_comma_and_a_semicolon() -> None:
-    from bleu.analysis.compare import bucket_labels
+    from bleu.explore.compare import bucket_labels
 
     cutoffs = [0.5, 1, 2, 3.5]
     assert bucket_labels(cutoffs) == ["<0.5", "[0.5,1)", "1", "[2,3.5)", ">=3.5"]
@@ -102,7 +102,7 @@ def test_bucket_labels_in_dutch_take_a_decimal_comma_and_a_semicolon() -> None:
 
 
 def test_interpretation_bands_are_written_by_the_rule() -> None:
-    from bleu.analysis.interpretation import Band
+    from bleu.teaching.interpretation import Band
 
     band = Band(12.5, 20, "x")
     assert band.label == "12.5–20"

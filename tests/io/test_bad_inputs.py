@@ -30,20 +30,20 @@ import pytest
 import sacrebleu
 
 import bleu
-from bleu.analysis.budget import (
+from bleu.cli import main as command_line
+from bleu.display.escaping import neutralize_csv_cell, show_controls
+from bleu.errors import InputError, InvalidTextError, LengthMismatchError
+from bleu.evaluation.budget import (
     DEFAULT_MEMORY_MB,
     DEFAULT_RESAMPLE_CELLS,
     ServerLimits,
     check_memory,
     fit_resamples,
 )
-from bleu.analysis.escaping import neutralize_csv_cell, show_controls
-from bleu.cli import main as command_line
-from bleu.errors import InputError, InvalidTextError, LengthMismatchError
 from bleu.io import MAX_UPLOAD_MB, TextFile, check_size, detect_format, read_any, read_text
 from bleu.io.dataset import Dataset, assemble
-from bleu_app.views._drop_guard import BUNDLE_FROM, too_many_files
-from bleu_app.views._uploads import MAX_DROPPED_FILES
+from bleu_app.widgets._drop_guard import BUNDLE_FROM, too_many_files
+from bleu_app.widgets._uploads import MAX_DROPPED_FILES
 
 REPO = Path(__file__).resolve().parents[2]
 CSV_FORMULA = '=HYPERLINK("http://example.com/","x")'
@@ -583,7 +583,7 @@ def beyond_one_file() -> list[str]:
         f"the tests run with fewer, and the dashboard and Compare say so: {fewer} |",
         "| A reference given milliseconds after the systems, under load | loaded: Streamlit "
         "dropped the uploader's upload-URL answer when a rerun started; the app keeps it "
-        "(`views/_streamlit_fixes.py`; tests/browser/test_upload_load.py, 8 sessions) |",
+        "(`runtime/_streamlit_fixes.py`; tests/browser/test_upload_load.py, 8 sessions) |",
         "| Names and text with Markdown images or links, HTML, `javascript:` URLs | shown "
         "literally on every page, in tables, charts, tooltips, exports and the HTML report; no "
         "link, image or script is made from them and nothing is fetched "

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
-from bleu.analysis.ranking import all_pairs
+from bleu.evaluation.ranking import all_pairs
 from bleu.io.scores.read import read_scores
 from bleu.metrics.segment import SegmentScorer, segment_stats
 from bleu.metrics.significance import (

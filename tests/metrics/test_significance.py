@@ -38,8 +38,8 @@ from sacrebleu.metrics import TER as SacreTER
 from sacrebleu.significance import PairedTest, _bootstrap_resample
 
 import bleu
-from bleu.analysis.metric_scores import make_metric
 from bleu.errors import InputError, LengthMismatchError, UnknownOptionError
+from bleu.evaluation.scores import make_metric
 from bleu.metrics import significance
 from bleu.metrics.bleu.score import BLEUOptions, BLEUScorer
 

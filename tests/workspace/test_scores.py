@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu.io.scores.table import SegmentScores
+from bleu.metrics.segment.scores import SegmentScores
 from bleu.workspace import SavedScores
 from bleu.workspace.scores import EARLIER_SOURCE, collect, decode, encode, from_saved, to_saved
 

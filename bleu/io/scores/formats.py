@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from pathlib import PurePath
 
 from ...errors import ReadError
+from ...metrics.segment.scores import SegmentScores
 from .rows import ScoreRows, fail, parse_score, parse_segment
-from .table import SegmentScores
 
 SYSTEM_FIELDS = ("system", "sys", "system_name", "model", "sys_name")
 SEGMENT_FIELDS = ("seg_id", "segment_id", "segment", "seg", "sid", "id", "item", "line")

@@ -12,7 +12,7 @@ import math
 from pathlib import Path
 
 from ...errors import ReadError
-from .table import SegmentScores
+from ...metrics.segment.scores import SegmentScores
 
 #: MQM system names that differ from the WMT file names of the same system
 MQM_ALIASES: dict[str, str] = {"Nemo": "NVIDIA-NeMo"}

@@ -23,12 +23,12 @@ from pathlib import Path, PurePath
 import numpy as np
 
 from ...errors import InputError, ReadError
+from ...metrics.segment.scores import SegmentScores
 from ..dataset import system_name
 from . import formats
 from .mqm import HEADER as MQM_HEADER
 from .mqm import MQM_ALIASES, parse_mqm
 from .rows import ScoreRows, fail, parse_score, parse_segment
-from .table import SegmentScores
 
 SYSTEM_COLUMNS = ("system", "sys", "system_name", "model", "sys_name")
 SEGMENT_COLUMNS = ("seg_id", "segment_id", "segment", "seg", "sid", "id", "item", "line")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 from ...errors import ReadError
-from .table import SegmentScores
+from ...metrics.segment.scores import SegmentScores
 
 #: what an unrated segment is written as (an empty field, None, NA, n/a)
 UNRATED = ("", "none", "na", "n/a")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from ...io.scores.table import SegmentScores
+    from ..segment.scores import SegmentScores
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class LearnedScores:
     def to_segment_scores(self, label: str | None = None) -> SegmentScores:
         """The scores as a segment-score metric, tested for significance like any other, under
         ``label`` (default: ``self.label``)."""
-        from ...io.scores.table import SegmentScores
+        from ..segment.scores import SegmentScores
 
         matrix = np.vstack([system.scores for system in self.systems])
         matrix.setflags(write=False)

@@ -1,0 +1,157 @@
+"""The segment scores loaded in this session (COMET, xCOMET, MQM, DA...: files uploaded on the
+Metrics & human scores page, the MQM sample, a saved workspace's) as metrics beside BLEU.
+
+``st.session_state[_state.SEGMENT_SCORES]`` maps each label to its ``SegmentScores`` as read
+(the file's system names); ``[_state.ALIASES]`` maps a label to its renamings (file name ->
+loaded name). They are matched to the loaded systems on use, and become ``MetricScores`` that
+every page shows and tests as it does BLEU. A learned metric computed here (``_learned``) is one
+more set; where its model marks error spans (xCOMET), ``[SPANS]`` keeps them beside the scores,
+with the texts they were marked on (workspaces keep the scores, not the spans: a rerun of the
+model takes them from the score cache).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import streamlit as st
+
+from bleu.errors import InputError
+from bleu.evaluation.scores import TEXT_METRICS, MetricScores, from_segment_scores
+from bleu.i18n import N_, tr
+from bleu.io.dataset import Dataset, load_folder
+from bleu.io.scores.read import Matching, match_systems, read_scores
+from bleu.metrics.learned.results import ErrorSpan
+from bleu.metrics.segment.scores import SegmentScores
+from bleu_app.runtime import _cache
+from bleu_app.session import _session, _state, _workspace
+
+MQM_SAMPLE_DIR = _session.SAMPLE_DIR / "wmt21_en-de_mqm"
+MQM_SAMPLE_LABEL = N_("Sample: WMT21 newstest2021 English→German with Google MQM scores")
+MQM_FILE = "mqm_newstest2021_ende.avg_seg_scores.tsv"
+#: the MQM sample's name (``Dataset.sample``; ``?sample=`` in a link)
+MQM_SAMPLE = "wmt21-en-de-mqm"
+#: label -> {system: (its texts, the error spans of each segment)}
+SPANS = "segment_score_spans"
+
+#: one system's error spans: the texts the model read, and each segment's spans
+SystemSpans = tuple[tuple[str, ...], tuple[tuple[ErrorSpan, ...], ...]]
+
+
+def loaded() -> dict[str, SegmentScores]:
+    """Every segment-score set of the session, by label, as read (a learned metric whose run
+    has ended since the last look is added first)."""
+    from bleu_app.scoring import _learned  # it adds through this module
+
+    _learned.collect()
+    return st.session_state.setdefault(_state.SEGMENT_SCORES, {})
+
+
+def _free_label(scores: SegmentScores) -> str:
+    """The label the scores are shown under: their own, unless a text metric has it."""
+    if scores.label not in TEXT_METRICS:
+        return scores.label
+    return tr("{label} ({source})").format(label=scores.label, source=scores.source)
+
+
+def add(scores: SegmentScores, aliases: dict[str, str] | None = None,
+        spans: dict[str, SystemSpans] | None = None) -> str:
+    """Load ``scores`` (a set with the same label is replaced: a newer file of that metric),
+    with the error spans its model marked, if any; returns the label they are shown under."""
+    label = _free_label(scores)
+    loaded()[label] = replace(scores, label=label)
+    st.session_state.setdefault(_state.ALIASES, {})[label] = dict(aliases or {})
+    kept = st.session_state.setdefault(SPANS, {})
+    kept.pop(label, None)
+    if spans:
+        kept[label] = dict(spans)
+    return label
+
+
+def remove(label: str) -> None:
+    loaded().pop(label, None)
+    st.session_state.setdefault(_state.ALIASES, {}).pop(label, None)
+    st.session_state.setdefault(SPANS, {}).pop(label, None)
+
+
+def error_spans(system: str, segment: int, text: str) -> list[tuple[str, tuple[ErrorSpan, ...]]]:
+    """(label, spans) of each loaded metric that marked spans on segment ``segment`` (1-based)
+    of ``system``, where that segment still reads ``text`` (spans belong to the text)."""
+    found = []
+    sets = loaded()
+    for label, by_system in st.session_state.get(SPANS, {}).items():
+        renamed = {loaded_name: name for name, loaded_name in aliases(label).items()}
+        marked = by_system.get(renamed.get(system, system))
+        if label not in sets or marked is None or not 1 <= segment <= len(marked[0]):
+            continue
+        texts, spans = marked
+        if texts[segment - 1] == text:
+            found.append((label, spans[segment - 1]))
+    return found
+
+
+def set_direction(label: str, higher_is_better: bool) -> None:
+    """Say which way a set's scores point (the guess from its label can be wrong)."""
+    found = loaded().get(label)
+    if found is not None and found.higher_is_better != higher_is_better:
+        loaded()[label] = replace(found, higher_is_better=higher_is_better)
+
+
+def aliases(label: str) -> dict[str, str]:
+    """The set's renamings: file system name -> loaded system name."""
+    return dict(st.session_state.setdefault(_state.ALIASES, {}).get(label, {}))
+
+
+def set_aliases(label: str, mapping: dict[str, str]) -> None:
+    st.session_state.setdefault(_state.ALIASES, {})[label] = dict(mapping)
+
+
+def matching(data: Dataset, label: str) -> Matching | str:
+    """A set matched to the loaded systems (renamed, restricted); a string says why not."""
+    scores = loaded().get(label)
+    if scores is None:
+        return tr("No segment scores named {label} are loaded.").format(label=label)
+    if scores.n_segments != data.n_segments:
+        return tr("The {label} scores ({source}) are for {scores} segments; the loaded data has "
+                  "{loaded}. Load the matching test set.").format(
+            label=label, source=scores.source, scores=scores.n_segments,
+            loaded=data.n_segments)
+    try:
+        return match_systems(scores, list(data.systems), aliases(label))
+    except InputError as error:
+        return str(error)
+
+
+def labels(data: Dataset) -> list[str]:
+    """The sets that match the loaded data, in the order they were loaded."""
+    return [label for label in loaded() if isinstance(matching(data, label), Matching)]
+
+
+@_cache.shared(max_entries=32)
+def _scores(matched: SegmentScores, systems: tuple[str, ...]) -> MetricScores:
+    return from_segment_scores(matched, systems)
+
+
+def scores(data: Dataset, label: str) -> MetricScores:
+    """A matched set as metric scores (cached on its content); raises ``InputError`` where it
+    does not match (``matching`` says why)."""
+    found = matching(data, label)
+    if not isinstance(found, Matching):
+        raise InputError(found)
+    return _scores(found.scores, tuple(data.systems))
+
+
+@st.cache_resource(show_spinner=False)
+def mqm_sample() -> tuple[Dataset, SegmentScores]:
+    """The bundled WMT21 en-de sample and its MQM file, read once per process."""
+    data = replace(load_folder(MQM_SAMPLE_DIR, MQM_SAMPLE_LABEL), sample=MQM_SAMPLE)
+    return data, read_scores(Path(MQM_SAMPLE_DIR) / MQM_FILE, n_segments=data.n_segments)
+
+
+def load_mqm_sample() -> None:
+    """Load the WMT21 en-de sample and its MQM scores (MQM's ``Nemo`` is ``NVIDIA-NeMo``)."""
+    data, found = mqm_sample()
+    _workspace.load(data, tr("Loaded {label}.").format(label=tr(MQM_SAMPLE_LABEL)))
+    st.session_state[_state.SEGMENT_SCORES] = {}
+    add(found, {"Nemo": "NVIDIA-NeMo"})
