@@ -47,6 +47,7 @@ class BertScoreScorer:
     has_spans = False
     components = ("precision", "recall")
     needs_reference = True
+    reads_reference = True
 
     def __init__(self, model: str | os.PathLike[str], *, num_layers: int | None = None,
                  device: str | None = None, batch_size: int = DEFAULT_BATCH_SIZE,

@@ -61,6 +61,8 @@ class MetricXScorer:
     metric = "MetricX"
     components: tuple[str, ...] = ()
     has_spans = False
+    needs_reference = False  # a hybrid model: with the reference when one is given
+    reads_reference = True
 
     def __init__(self, model: str | os.PathLike[str], *, tokenizer: str | None = None,
                  device: str | None = None, batch_size: int = DEFAULT_BATCH_SIZE,

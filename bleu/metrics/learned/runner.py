@@ -47,6 +47,8 @@ class Scorer(Protocol):
     identity: str  # what the cache keys this model's scores on
     has_spans: bool
     components: tuple[str, ...]  # the names in each score's details beside the score
+    needs_reference: bool  # scores nothing without one
+    reads_reference: bool  # takes one when given
 
     def segment_texts(self, system: Sequence[str], sources: Sequence[str] | None,
                       references: Sequence[Sequence[str | None]]) -> list[Texts]:
