@@ -3,8 +3,9 @@
 Runs ``streamlit run`` on the packaged ``server.py`` (``app.py`` with its server's cookie route)
 with the settings of ``streamlit.toml`` (the same file the repository's ``.streamlit/config.toml``
 mirrors, tested), passed as flags so that no ``.streamlit`` folder is needed where the command is
-started. ``--db``, ``--shared`` and ``--models`` set the environment the workspaces and learned metrics
-read (``BLEU_EXPLORER_DB``, ``BLEU_EXPLORER_SHARED``, ``BLEU_EXPLORER_MODELS``). Other Streamlit settings come from its own environment variables, e.g.
+started. ``--db``, ``--shared`` and ``--models`` set the environment the workspaces and the
+learned metrics read (``BLEU_EXPLORER_DB``, ``BLEU_EXPLORER_SHARED``, ``BLEU_EXPLORER_MODELS``).
+Other Streamlit settings come from its own environment variables, e.g.
 ``STREAMLIT_SERVER_COOKIE_SECRET`` for replicas behind one proxy (docs/deploy.md).
 """
 

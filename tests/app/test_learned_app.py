@@ -296,7 +296,6 @@ def test_a_shared_server_offers_its_models_and_no_free_path(
         tiny_models: TinyModels, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With BLEU_EXPLORER_SHARED=1 the model is picked among the operator's models (no text
     field); a request naming anything else, a path included, gets the one message."""
-    from bleu_app.scoring._learned import LOADED, Request
 
     models = tmp_path / "models"
     models.mkdir()

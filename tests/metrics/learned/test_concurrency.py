@@ -38,7 +38,7 @@ def test_two_sessions_compute_with_one_model(tiny_models: TinyModels) -> None:
             systems = dict(reversed(SYSTEMS.items())) if number % 2 else SYSTEMS
             results[number] = score(scorer, systems, sources=SOURCES, references=[REFERENCE_A],
                                     cache=MemoryScoreCache())
-        except BaseException as error:  # noqa: BLE001 -- reported by the assertion below
+        except BaseException as error:  # reported by the assertion below
             errors.append(error)
 
     threads = [threading.Thread(target=session, args=(n,)) for n in range(4)]

@@ -24,7 +24,8 @@ pytestmark = pytest.mark.learned
 N = 80
 SOURCE = sample_lines("src.en", N)
 REFERENCE = sample_lines("ref.A.de", N)
-SYSTEMS = {name: sample_lines(f"hyp.{name}.de", N) for name in ("PROMT", "Online-W", "JDExploreAcademy")}
+SYSTEMS = {name: sample_lines(f"hyp.{name}.de", N)
+           for name in ("PROMT", "Online-W", "JDExploreAcademy")}
 
 
 @pytest.fixture(scope="module", name="model")

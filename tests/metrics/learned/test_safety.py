@@ -122,7 +122,7 @@ def test_a_large_folder_is_never_scanned(tmp_path: Path) -> None:
     for i in range(MAX_ENTRIES + 300):
         (big / f"f{i:05d}").mkdir()
     deep = big / "f00001"
-    for i in range(50):
+    for _ in range(50):
         deep = deep / "x"
     deep.mkdir(parents=True)
     (deep / "config.json").write_text("{}")  # a model far down: not looked for
