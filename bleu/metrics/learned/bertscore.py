@@ -122,7 +122,12 @@ class BertScoreScorer:
             mask[row, :len(tokens)] = 1
         with torch.inference_mode():
             out = self._model(ids.to(self.device), attention_mask=mask.to(self.device))[0].cpu()
-        return [out[row, :len(tokens)].clone() for row, tokens in enumerate(batch)]
+        found = []
+        for row, tokens in enumerate(batch):
+            vectors = out[row, :len(tokens)]
+            # each token's vector divided by its norm (bert_score's first step of matching)
+            found.append(vectors / torch.norm(vectors, dim=-1).unsqueeze(-1))
+        return found
 
     def segment_texts(self, system: Sequence[str], sources: Sequence[str] | None,
                       references: Sequence[Sequence[str | None]]) -> list[Texts]:
@@ -181,9 +186,7 @@ class BertScoreScorer:
         hyp_ids, ref_ids = self._encoder.ids(candidate), self._encoder.ids(reference)
         if len(hyp_ids) == 2 or len(ref_ids) == 2:  # an empty sentence: bert_score's 0
             return 0.0, 0.0, 0.0
-        hyp = hyp / torch.norm(hyp, dim=-1).unsqueeze(-1)
-        ref = ref / torch.norm(ref, dim=-1).unsqueeze(-1)
-        similarity = hyp @ ref.T
+        similarity = hyp @ ref.T  # the vectors are normalised when embedded
         hyp_weights = torch.tensor([0.0 if i in self._special else 1.0 for i in hyp_ids])
         ref_weights = torch.tensor([0.0 if i in self._special else 1.0 for i in ref_ids])
         hyp_weights = hyp_weights / hyp_weights.sum()
