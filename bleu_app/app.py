@@ -2,8 +2,8 @@
 
 ``bleu-explorer app`` runs this file; ``streamlit run app.py`` in the repository runs it through
 the repository's ``app.py``. To add a page, write ``views/<name>.py`` (thin: widgets in, a call
-to the core, charts out; shared glue in ``views/_*.py``) and add ONE line to ``PAGES``
-below, e.g. ``("sentences", "Sentences", "notes"),``.
+to the core, charts out; shared glue in ``session/``, ``scoring/``, ``widgets/``) and add ONE
+line to ``PAGES`` below, e.g. ``("sentences", "Sentences", "notes"),``.
 """
 
 import streamlit as st
@@ -12,7 +12,7 @@ from bleu.i18n import N_, set_language, tr
 from bleu.metrics.threads import set_threads
 from bleu_app import HERE, page_script
 from bleu_app.runtime import _streamlit_fixes
-from bleu_app.scoring import _metrics
+from bleu_app.scoring import _learned, _metrics
 from bleu_app.session import _session, _url
 from bleu_app.widgets import _sidebar
 
@@ -60,6 +60,7 @@ def main() -> None:
     listed = pages()
     navigation = st.navigation(listed)
     _url.restore(listed, navigation)
+    _learned.collect()  # a learned metric whose run has ended joins the session's scores
     _sidebar.sidebar()
     _metrics.sidebar()
     if navigation.url_path in ("", "dashboard"):

@@ -17,7 +17,8 @@ import vl_convert
 
 from ..display.formatting import BP, COUNT, DELTA, LEVEL, P_VALUE, PRECISION, RATIO, SCORE
 from ..evaluation.ranking import METHODS, AllPairs
-from ..explore.dashboard import Dashboard, log_decomposition
+from ..evaluation.results import Dashboard
+from ..explore.dashboard import log_decomposition, pairs_frame
 from ..i18n import tr
 from ..metrics.base import SignificanceResult
 from ..metrics.bleu.score import BLEUOptions, BLEUScore
@@ -194,7 +195,7 @@ def pairs_data(pairs: AllPairs) -> pd.DataFrame:
     """``AllPairs.pairs_frame`` with what a cell shows: the difference (with ``*`` where
     significant), and whether it is significant for or against the row system (in the interface
     language: ``_verdicts``)."""
-    frame = pairs.pairs_frame()
+    frame = pairs_frame(pairs)
     diagonal = frame["row"] == frame["column"]
     ahead = frame["delta"] > 0 if pairs.higher_is_better else frame["delta"] < 0
     better, worse, neither = _verdicts()

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..display.formatting import CORRELATION, COUNT, SCORE, score_formats
-from ..explore.dashboard import MetricResults
+from ..evaluation.results import MetricResults
 from ..i18n import tr
 from .palette import scatter_opacity, system_color
 

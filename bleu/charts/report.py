@@ -21,9 +21,11 @@ import vl_convert
 from .._version import __version__
 from ..display.escaping import escape_html, show_controls_frame
 from ..display.formatting import COUNT, SEED, Column, text_frame
+from ..evaluation.results import Dashboard
 from ..explore.dashboard import (
     MEAN_COLUMN,
-    Dashboard,
+    metric_columns,
+    metric_table,
     results_table,
     summary_columns,
     summary_table,
@@ -85,7 +87,7 @@ def html_report(results: Dashboard, *, title: str | None = None, data_label: str
             continue
         better = tr("higher is better") if found.higher_is_better else tr("lower is better")
         parts += [f"<h2>{escape_html(metric)} ({html.escape(better)})</h2>",
-                  _table_html(found.table(), found.columns()),
+                  _table_html(metric_table(found), metric_columns(found)),
                   "<p>{} <code>{}</code></p>".format(html.escape(tr("Signature:")),
                                                      escape_html(found.tested_signature))]
         if found.scores.source:

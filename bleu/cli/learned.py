@@ -1,9 +1,9 @@
 """The command line's learned metrics, ``-m comet``, ``-m bertscore`` and ``-m metricx``:
 computed from a model on this machine (``bleu.metrics.learned``; never downloaded), cached in the
 workspace database by model and text (so a second run, or the app, takes them from there), then
-scored and tested as a ``--scores`` metric is (``scores.matched_metric``: rows, confidence
-intervals and paired tests on segment scores), in the direction the metric's declaration gives
-(``bleu.metrics.learned.catalog``: MetricX is better lower). Loaded only when one is asked for.
+scored and tested as a ``--scores`` metric is (added to the evaluation: rows, confidence
+intervals and paired tests on segment scores), in the direction its registry entry declares
+(MetricX: lower is better). Loaded only when one is asked for (through the registry's ``load``).
 
 The plan (segments to compute, those cached, the time estimated from one timed batch, the
 device) is logged before the first batch, the signature after the scores; a progress line
@@ -19,22 +19,23 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from ..explore.learned_metrics import metric_label, plan_text, progress_text
+from ..evaluation import Evaluation, registry
+from ..explore.learned_metrics import plan_text, progress_text
 from ..i18n import tr
 from ..metrics.learned import Plan, Progress, ProgressCallback, Scorer, score
 from ..metrics.learned.background import FallbackScoreCache
 from ..workspace.config import database_location
 from ..workspace.score_cache import score_cache
 from .inputs import CommandLineError, paired_test_asked, read_segments
-from .scores import ScoreMetric, check_pairs, matched_metric
+from .scores import CLI_HINT, check_pairs
 
 logger = logging.getLogger("bleu.cli")
 
 #: the learned metrics of ``-m``, and the flag that names each one's model
 LEARNED_METRICS = {"comet": "--comet-model", "bertscore": "--bertscore-model",
                    "metricx": "--metricx-model"}
-#: the metrics' names in the catalog (``bleu.metrics.learned.catalog``), labels and messages
-NAMES = {"comet": "COMET", "bertscore": "BERTScore", "metricx": "MetricX"}
+#: the learned metrics that read the source
+READS_SOURCE = ("comet", "metricx")
 PROG = "bleu-explorer"
 #: exit status after Ctrl+C, as a shell reports a process ended by SIGINT
 INTERRUPTED = 130
@@ -48,8 +49,7 @@ def asked(args: argparse.Namespace) -> list[str]:
 def check_flags(args: argparse.Namespace) -> None:
     """Each learned metric has its model, each model flag its metric; no ``--sentence-level``."""
     metrics = asked(args)
-    models = {"comet": args.comet_model, "bertscore": args.bertscore_model,
-              "metricx": args.metricx_model}
+    models = _models(args)
     for metric, flag in LEARNED_METRICS.items():
         if metric in metrics and not models[metric]:
             raise CommandLineError(tr(
@@ -64,7 +64,7 @@ def check_flags(args: argparse.Namespace) -> None:
     if args.metricx_tokenizer is not None and "metricx" not in metrics:
         raise CommandLineError(tr("--metricx-tokenizer is for -m metricx, which is not asked "
                                   "for."))
-    if args.source and not {"comet", "metricx"} & set(metrics):
+    if args.source and not set(READS_SOURCE) & set(metrics):
         raise CommandLineError(tr("--source is read by -m comet and -m metricx only, which are "
                                   "not asked for."))
     if args.comet_no_reference and "comet" not in metrics:
@@ -76,19 +76,23 @@ def check_flags(args: argparse.Namespace) -> None:
                                   "confidence intervals.").format(metric=metrics[0]))
 
 
-def _scorer(metric: str, args: argparse.Namespace) -> tuple[Scorer, str]:
-    """The model loaded (the slow part), and the label its scores are shown under."""
-    from ..metrics.learned import load_scorer
+def _models(args: argparse.Namespace) -> dict[str, str | None]:
+    return {"comet": args.comet_model, "bertscore": args.bertscore_model,
+            "metricx": args.metricx_model}
 
-    model = {"comet": args.comet_model, "bertscore": args.bertscore_model,
-             "metricx": args.metricx_model}[metric]
-    options = {"comet": {}, "bertscore": {"num_layers": args.bertscore_layers},
-               "metricx": {"tokenizer": args.metricx_tokenizer}}[metric]
-    logger.info(tr("Loading the {metric} model {model}…").format(metric=NAMES[metric],
+
+def _scorer(metric: str, args: argparse.Namespace) -> tuple[Scorer, str]:
+    """The model loaded through its registry entry (the slow part), and the label its scores
+    are shown under."""
+    spec = registry.by_command_name(metric)
+    model = str(_models(args)[metric])
+    options = {"bertscore": {"num_layers": args.bertscore_layers},
+               "metricx": {"tokenizer": args.metricx_tokenizer}}.get(metric, {})
+    logger.info(tr("Loading the {metric} model {model}…").format(metric=spec.name,
                                                                  model=model))
-    scorer: Scorer = load_scorer(NAMES[metric], model, **options)
+    scorer: Scorer = spec.load(model, **options)  # type: ignore[misc]
     layers = scorer.num_layers if metric == "bertscore" else None  # type: ignore[attr-defined]
-    return scorer, metric_label(NAMES[metric], model, layers)
+    return scorer, spec.label(model, num_layers=layers)  # type: ignore[misc]
 
 
 def terminal_progress(label: str, stream: TextIO, quiet: bool) -> ProgressCallback:
@@ -129,30 +133,27 @@ def _source(args: argparse.Namespace, n_segments: int, metric: str) -> list[str]
     return sources
 
 
-def learned_metrics(args: argparse.Namespace, systems: Sequence[tuple[str, Sequence[str]]],
-                    references: Sequence[Sequence[str]], taken: Sequence[str],
-                    ) -> list[ScoreMetric]:
-    """Every learned metric of ``-m`` for ``systems`` (the command line's names, in order),
-    computed (or taken from the cache) and matched as a ``--scores`` metric; ``taken`` are the
-    labels of the table's other columns."""
+def add_learned_metrics(evaluation: Evaluation, args: argparse.Namespace,
+                        taken: Sequence[str]) -> list[str]:
+    """Every learned metric of ``-m`` computed (or taken from the cache) for the evaluation's
+    systems and added to it as segment scores, in the direction its registry entry declares;
+    ``taken`` are the labels of the table's other columns. Returns the labels, in order."""
     metrics = asked(args)
     if not metrics:
         return []
-    names = [name for name, _ in systems]
-    n_segments = len(systems[0][1])
-    reading = [metric for metric in metrics if metric in ("comet", "metricx")]
-    sources = _source(args, n_segments, reading[0]) if reading else None
+    reading = [metric for metric in metrics if metric in READS_SOURCE]
+    sources = _source(args, evaluation.n_segments, reading[0]) if reading else None
     cache = FallbackScoreCache(score_cache(database_location()))
-    found = []
+    labels = []
     for metric in metrics:
         scorer, label = _scorer(metric, args)
         if label in taken:
             raise CommandLineError(tr("{label} is also the name of a --scores metric; name "
                                       "that file's scores with --scores-label.").format(
                 label=label))
-        streams = [] if metric == "comet" and args.comet_no_reference else references
+        streams = [] if metric == "comet" and args.comet_no_reference else evaluation.references
         try:
-            result = score(scorer, dict(systems), sources=sources, references=streams,
+            result = score(scorer, evaluation.systems, sources=sources, references=streams,
                            cache=cache, progress=terminal_progress(label, sys.stderr,
                                                                    args.quiet))
         except KeyboardInterrupt:
@@ -165,10 +166,13 @@ def learned_metrics(args: argparse.Namespace, systems: Sequence[tuple[str, Seque
                                         cached=result.cached))
         logger.info(tr("{label}: signature {signature}").format(label=label,
                                                                  signature=result.signature))
-        found.append(matched_metric(result.to_segment_scores(label), names, {}, n_segments))
+        spec = registry.by_command_name(metric)
+        labels.append(evaluation.add_scores(result.to_segment_scores(label),
+                                            higher_is_better=spec.higher_is_better,
+                                            require_all=True, hint=CLI_HINT))
         if paired_test_asked(args):
-            check_pairs(found[-1], names)
+            check_pairs(evaluation, labels[-1])
     if cache.failure:
         logger.warning(tr("The scores were not kept for the next run: {error}").format(
             error=cache.failure))
-    return found
+    return labels

@@ -21,7 +21,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from ..i18n import N_
 from ..metrics.base import StatsScorer
@@ -120,31 +119,6 @@ class AllPairs:
     def too_few_samples(self) -> bool:
         """True when no pair can be significant with this many resamples (see ``min_samples``)."""
         return self.n_samples < min_samples(len(self.names), self.alpha)
-
-    def ranking_table(self) -> pd.DataFrame:
-        """One row per system, best first: rank (cluster range), cluster number, system, score."""
-        ranks = self.ranks
-        number = {name: k for k, group in enumerate(self.clusters, start=1) for name in group}
-        return pd.DataFrame({
-            "rank": [ranks[name] for name in self.names],
-            "cluster": [number[name] for name in self.names],
-            "system": list(self.names),
-            self.metric: list(self.scores),
-        })
-
-    def pairs_frame(self) -> pd.DataFrame:
-        """One row per ordered pair (row system, column system), diagonal included: the score
-        difference row − column, raw and Holm-adjusted p-values, and whether it is significant."""
-        n = len(self.names)
-        rows, columns = np.divmod(np.arange(n * n), n)
-        return pd.DataFrame({
-            "row": [self.names[i] for i in rows],
-            "column": [self.names[j] for j in columns],
-            "delta": self.deltas[rows, columns],
-            "p_value": self.p_values[rows, columns],
-            "adjusted": self.adjusted[rows, columns],
-            "significant": self.significant[rows, columns],
-        })
 
 
 def all_pairs(stats: Mapping[str, np.ndarray], metric: BLEUOptions | StatsScorer, *,

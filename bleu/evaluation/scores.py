@@ -4,25 +4,22 @@ per-segment scores read from files or computed by a model).
 
 Each system's per-segment statistics are computed once; its corpus score, every sentence score
 and the significance tests (``bleu.metrics.significance``, with the metric's scorer) are all
-computed from them, the same way for every metric. ``score_systems`` takes a ``progress``
-callback that is called after each system, so a caller can show progress and stop between
-systems.
+computed from them, the same way for every metric. ``bleu.evaluation.Evaluation`` makes them
+(one system at a time, with progress); this module holds what they are.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
 
-from ..errors import InputError, UnknownOptionError
+from ..errors import InputError
 from ..i18n import tr
 from ..metrics.base import Metric, Signature, SignificanceResult, StatsScorer
-from ..metrics.bleu.score import BLEUOptions
-from ..metrics.checks import References, check_references
 from ..metrics.segment import SegmentScorer, segment_stats
 from ..metrics.segment.scores import SegmentScores
 from ..metrics.significance import (
@@ -30,11 +27,6 @@ from ..metrics.significance import (
     bootstrap_ci_from_stats,
     paired_bootstrap_from_stats,
 )
-
-#: the metrics computed from the text, in display order: BLEU always, the others on demand
-TEXT_METRICS = ("BLEU", "chrF", "chrF++", "TER")
-#: the metrics a user may add beside BLEU (the sidebar's "Also compute")
-METRICS = TEXT_METRICS[1:]
 
 
 @dataclass(frozen=True)
@@ -52,6 +44,10 @@ class MetricScores:
     source: str = ""
     #: segments of the test set (a subset keeps the full set's numbering)
     segment_ids: np.ndarray | None = field(default=None, compare=False)
+    #: the text metric (``bleu.metrics.base.Metric``) that computed the statistics, with its
+    #: references: its score objects and signatures are sacrebleu's (the command line prints
+    #: them); None for segment scores and subsets
+    text_metric: Metric | None = field(default=None, compare=False, repr=False)
 
     @property
     def higher_is_better(self) -> bool:
@@ -101,53 +97,6 @@ class MetricScores:
         ids = rows if self.segment_ids is None else self.segment_ids[rows]
         return replace(from_stats(self.metric, self.sign, self.scorer, stats, self.source),
                        segment_ids=ids)
-
-
-def make_metric(name: str, *, options: BLEUOptions | None = None, lowercase: bool = False,
-                references: References | None = None) -> Metric:
-    """Our ``BLEU`` (with ``options``), ``CHRF`` or ``TER`` for ``name`` with sacrebleu's
-    defaults; chrF takes BLEU's ``lowercase`` (``options.lowercase`` where given). TER keeps
-    sacrebleu's (and tercom's) default, case-insensitive, whatever ``lowercase`` says: that is
-    the TER papers report, and its signature says ``case:lc``."""
-    if options is not None:
-        lowercase = options.lowercase
-    if name == "BLEU":
-        from ..metrics.bleu import BLEU
-
-        options = options or BLEUOptions(lowercase=lowercase)
-        return BLEU(tokenize=options.tokenize, lowercase=options.lowercase,
-                    smooth_method=options.smooth_method, smooth_value=options.smooth_value,
-                    max_ngram_order=options.max_ngram_order,
-                    effective_order=options.effective_order, force=True,
-                    references=references)
-    if name in ("chrF", "chrF++"):
-        from ..metrics.chrf import CHRF
-
-        return CHRF(word_order=2 if name == "chrF++" else 0, lowercase=lowercase,
-                    references=references)
-    if name == "TER":
-        from ..metrics.ter import TER
-
-        return TER(references=references)
-    raise UnknownOptionError(tr("Unknown metric {name!r}: expected one of {metrics}.").format(
-        name=name, metrics=", ".join(TEXT_METRICS)))
-
-
-def score_systems(name: str, systems: Mapping[str, Sequence[str]], references: References, *,
-                  options: BLEUOptions | None = None, lowercase: bool = False,
-                  progress: Callable[[int, int], None] | None = None) -> MetricScores:
-    """``name`` for every system against ``references`` (processed once); ``progress`` is called
-    with (systems done, systems in all) after each system."""
-    check_references(references, None)
-    metric = make_metric(name, options=options, lowercase=lowercase, references=references)
-    stats: dict[str, np.ndarray] = {}
-    for done, (system, hypotheses) in enumerate(systems.items(), start=1):
-        matrix = metric.segment_stats(hypotheses)
-        matrix.setflags(write=False)
-        stats[system] = matrix
-        if progress is not None:
-            progress(done, len(systems))
-    return from_stats(name, metric.get_signature(), metric.scorer, stats)
 
 
 def from_stats(name: str, sign: Signature | None, scorer: StatsScorer,

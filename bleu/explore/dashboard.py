@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
@@ -35,222 +34,41 @@ from ..display.formatting import (
     score_formats,
     text_frame,
 )
-from ..evaluation.ranking import ALPHA, AllPairs, all_pairs
-from ..evaluation.scores import MetricScores, from_stats, significance
+from ..evaluation.ranking import AllPairs
+from ..evaluation.results import (
+    SIGNIFICANCE_LEVEL,
+    Dashboard,
+    MetricResults,
+    is_significant,
+    verdict,
+)
 from ..i18n import N_, tr
 from ..metrics.base import SignificanceResult
-from ..metrics.bleu import bleu_signature, signature
-from ..metrics.bleu.score import BLEUOptions, BLEUScore, BLEUScorer, score_from_stats
-from ..metrics.significance import DEFAULT_SEED
+from ..metrics.bleu.score import BLEUOptions, BLEUScore
 from .thresholds import human_agreement
 
-#: p-values below this are marked significant (sacrebleu marks them with "*" too)
-SIGNIFICANCE_LEVEL = ALPHA
-#: what the "vs baseline" column says (English in the data and files; shown translated)
-BETTER, WORSE, NOT_SIGNIFICANT, BASELINE = (N_("better"), N_("worse"), N_("not significant"),
-                                            N_("baseline"))
 #: the columns every metric's table has, between ``system`` and the metric's own (the
 #: data's names; the pages show them translated)
 DELTA_COLUMN, CI_COLUMN, MEAN_COLUMN, P_COLUMN, VERDICT_COLUMN = (
     N_("Δ vs baseline"), N_("95% CI ±"), N_("bootstrap mean"), N_("p-value"), N_("vs baseline"))
 #: how often humans agree with a difference of that size (``thresholds.human_agreement``)
 AGREE_COLUMN = N_("humans agree")
-#: all pairs are compared (and clusters formed) for up to this many systems: 60 make 1,770
-#: pairs, about a second; 1,000 would make half a million. Beyond, a user picks the systems.
-MAX_PAIRED_SYSTEMS = 60
-#: charts show at most this many systems, best first (and the baseline): a row per system
-CHART_SYSTEMS = 30
 
 
-def is_significant(result: SignificanceResult) -> bool:
-    """True when a paired test found a difference to the baseline at ``SIGNIFICANCE_LEVEL``."""
-    return result.p_value is not None and result.p_value < SIGNIFICANCE_LEVEL
 
 
-def verdict(result: SignificanceResult, baseline: SignificanceResult | None,
-            higher_is_better: bool = True) -> str:
-    """What the paired test says of a system against the baseline, direction included."""
-    if baseline is None or result.name == baseline.name or result.p_value is None:
-        return BASELINE if baseline is not None and result.name == baseline.name else ""
-    if not is_significant(result) or result.score == baseline.score:
-        # equal scores are never "better" or "worse", whatever the test's p (sacrebleu's
-        # bootstrap gives identical systems p = 1 / (N + 1))
-        return NOT_SIGNIFICANT
-    ahead = result.score > baseline.score if higher_is_better else result.score < baseline.score
-    return BETTER if ahead else WORSE
 
 
-@dataclass(frozen=True)
-class MetricResults:
-    """One metric on the dashboard: its scores, what the bootstrap says of each system
-    (``significance``: mean, 95% CI and, with a baseline, the paired p-value), and with two or
-    more systems every pair compared with the same resamples and seed (``pairs``: Holm-corrected
-    p-values and WMT's ranking clusters)."""
-
-    scores: MetricScores
-    significance: Mapping[str, SignificanceResult]
-    baseline: str | None
-    n_samples: int
-    seed: int
-    pairs: AllPairs | None = None
-
-    @property
-    def metric(self) -> str:
-        return self.scores.metric
-
-    @property
-    def higher_is_better(self) -> bool:
-        return self.scores.higher_is_better
-
-    @property
-    def ranks(self) -> dict[str, str]:
-        """Each system's cluster rank (empty with one system)."""
-        return self.pairs.ranks if self.pairs is not None else {}
-
-    @property
-    def tested_signature(self) -> str:
-        """The signature with the bootstrap's fields, as sacrebleu prints it for a test."""
-        return self.scores.tested_signature("bs", self.n_samples, self.seed)
-
-    @property
-    def formats(self) -> tuple[NumberFormat, NumberFormat]:
-        """How its scores and differences are written (``score_formats``)."""
-        return score_formats(self.scores.scores.values())
-
-    def columns(self) -> dict[str, Column]:
-        """How its ``table`` is shown."""
-        return comparison_columns(self.metric, self.higher_is_better, self.formats)
-
-    def only(self, systems: Sequence[str]) -> MetricResults:
-        """The same results for some systems only (a chart's), in their order."""
-        return replace(self, significance={name: self.significance[name] for name in systems
-                                           if name in self.significance})
-
-    def table(self) -> pd.DataFrame:
-        """``comparison_table`` of this metric."""
-        return comparison_table(self.significance, metric=self.metric,
-                                higher_is_better=self.higher_is_better, baseline=self.baseline,
-                                ranks=self.ranks or None)
 
 
-def metric_results(scores: MetricScores, *, baseline: str | None = None, n_samples: int = 1000,
-                   seed: int = DEFAULT_SEED) -> MetricResults:
-    """A metric's dashboard numbers: the paired bootstrap against ``baseline`` (each system's
-    own CI without one, or where the metric does not score it: a segment-score file may leave
-    it out) and, with two or more systems, every pair (named as ``scores``)."""
-    paired = baseline in scores.stats and len(scores.stats) > 1
-    found = significance(scores, baseline=baseline if paired else None, n_samples=n_samples,
-                         seed=seed)
-    pairs = None
-    if 1 < len(scores.stats) <= MAX_PAIRED_SYSTEMS:
-        pairs = replace(all_pairs(scores.stats, scores.scorer, method="bs",
-                                  n_samples=n_samples, seed=seed), metric=scores.metric)
-    return MetricResults(scores, {name: found[name] for name in scores.stats},
-                         baseline if paired else None, n_samples, seed, pairs)
 
 
-@dataclass(frozen=True)
-class Dashboard:
-    """Every number the corpus dashboard shows, for systems scored against the same references:
-    each metric's ``MetricResults`` (``metrics``, BLEU first), BLEU's score objects with their
-    precisions and brevity penalty (``scores``), and which metric orders the tables
-    (``ranking``)."""
-
-    scores: Mapping[str, BLEUScore]
-    options: BLEUOptions
-    n_refs: int
-    n_segments: int
-    metrics: Mapping[str, MetricResults]
-    ranking: str = "BLEU"
-
-    @property
-    def bleu(self) -> MetricResults:
-        return self.metrics["BLEU"]
-
-    @property
-    def significance(self) -> Mapping[str, SignificanceResult]:
-        """BLEU's bootstrap results by system."""
-        return self.bleu.significance
-
-    @property
-    def pairs(self) -> AllPairs | None:
-        """BLEU's all-pairs comparison (None with one system)."""
-        return self.bleu.pairs
-
-    @property
-    def baseline(self) -> str | None:
-        return self.bleu.baseline
-
-    @property
-    def n_samples(self) -> int:
-        return self.bleu.n_samples
-
-    @property
-    def seed(self) -> int:
-        return self.bleu.seed
-
-    @property
-    def signature(self) -> str:
-        """The BLEU signature of every score in the table."""
-        return signature(self.options, self.n_refs)
-
-    @property
-    def bootstrap_signature(self) -> str:
-        """The signature with the resampling fields, as sacrebleu prints it for ``--paired-bs``."""
-        return self.bleu.tested_signature
-
-    @property
-    def ranked(self) -> list[str]:
-        """The systems best first by the ranking metric (ties in the given order; systems that
-        metric does not score last, best first by BLEU)."""
-        ranked = self.metrics[self.ranking].scores.ranked
-        return ranked + [name for name in self.bleu.scores.ranked if name not in ranked]
-
-    def chart_systems(self, limit: int = CHART_SYSTEMS) -> list[str]:
-        """The systems a chart shows: all, or the ``limit`` best by the ranking metric and the
-        baseline (a chart has a row per system)."""
-        shown = self.ranked[:limit]
-        if self.baseline is not None and self.baseline not in shown:
-            shown.append(self.baseline)
-        return shown
 
 
-def bleu_scores(stats: Mapping[str, np.ndarray], options: BLEUOptions, n_refs: int,
-                ) -> MetricScores:
-    """BLEU for every system from its statistics matrix, as one metric among the others."""
-    return from_stats("BLEU", bleu_signature(options, n_refs), BLEUScorer(options), stats)
 
 
-def assemble_dashboard(bleu: MetricResults, options: BLEUOptions, n_refs: int,
-                       others: Sequence[MetricResults] = (), ranking: str = "BLEU",
-                       ) -> Dashboard:
-    """The dashboard of metric results already computed (BLEU's, then the others in order)."""
-    metrics = {"BLEU": bleu, **{found.metric: found for found in others}}
-    if ranking not in metrics:
-        raise ValueError(f"The ranking metric {ranking!r} is not one of {list(metrics)}.")
-    sig = signature(options, n_refs)
-    scores = {name: score_from_stats(np.asarray(matrix).sum(axis=0), options, sig)
-              for name, matrix in bleu.scores.stats.items()}
-    n_segments = len(next(iter(bleu.scores.stats.values())))
-    return Dashboard(scores, options, n_refs, n_segments, metrics, ranking)
 
 
-def build_dashboard(stats: Mapping[str, np.ndarray], options: BLEUOptions, n_refs: int, *,
-                    baseline: str | None = None, n_samples: int = 1000, seed: int = DEFAULT_SEED,
-                    other: Sequence[MetricScores] = (), ranking: str = "BLEU") -> Dashboard:
-    """Score each system from its BLEU statistics matrix, add the other metrics' scores
-    (``other``), and give every metric bootstrap CIs, p-values and the all-pairs comparison.
-
-    With two or more systems and a baseline, CIs and p-values come from one paired bootstrap
-    (sacrebleu's ``--paired-bs``); otherwise each system gets its own bootstrap CI.
-    """
-    if not stats:
-        raise ValueError("build_dashboard needs at least one system's statistics.")
-    if baseline is not None and baseline not in stats:
-        raise ValueError(f"The baseline {baseline!r} is not one of the systems: {list(stats)}.")
-    found = [metric_results(scores, baseline=baseline, n_samples=n_samples, seed=seed)
-             for scores in (bleu_scores(stats, options, n_refs), *other)]
-    return assemble_dashboard(found[0], options, n_refs, found[1:], ranking)
 
 
 def effective_weights(score: BLEUScore, options: BLEUOptions) -> tuple[float, ...]:
@@ -318,6 +136,18 @@ def comparison_columns(metric: str, higher_is_better: bool = True,
                     "{metric} is better); not significant: no difference the test can tell.")
         ).format(level=level, metric=metric), translated=True),
     }
+
+
+def metric_columns(found: MetricResults) -> dict[str, Column]:
+    """How ``metric_table`` of a metric's results is shown (its scores' number formats)."""
+    return comparison_columns(found.metric, found.higher_is_better, found.formats)
+
+
+def metric_table(found: MetricResults) -> pd.DataFrame:
+    """``comparison_table`` of one metric's results (cluster ranks where all pairs ran)."""
+    return comparison_table(found.significance, metric=found.metric,
+                            higher_is_better=found.higher_is_better, baseline=found.baseline,
+                            ranks=found.ranks or None)
 
 
 def comparison_table(results: Mapping[str, SignificanceResult], *, metric: str,
@@ -433,10 +263,10 @@ def export_table(dashboard: Dashboard) -> pd.DataFrame:
     for metric, found in dashboard.metrics.items():
         if metric == "BLEU":
             continue
-        other = found.table().drop(columns="system").set_axis(
+        other = metric_table(found).drop(columns="system").set_axis(
             [column if column == metric else f"{metric} {column}"
-             for column in found.table().columns[1:]], axis=1)
-        other.index = found.table()["system"]
+             for column in metric_table(found).columns[1:]], axis=1)
+        other.index = metric_table(found)["system"]
         other[f"{metric} signature"] = found.tested_signature
         if found.scores.is_segment_scores:
             other[f"{metric} segments"] = [found.significance[name].n_segments
@@ -560,7 +390,7 @@ def metric_report(found: MetricResults) -> dict[str, object]:
     """One metric's numbers as JSON-ready data: every system best first with its rank, score,
     difference to the baseline, bootstrap mean and CI, p-value and verdict; the signature (with
     the bootstrap's fields), and the all-pairs comparison."""
-    table = found.table().set_index("system")
+    table = metric_table(found).set_index("system")
     base = found.scores.scores.get(found.baseline) if found.baseline else None
     systems = []
     for name in found.scores.ranked:
@@ -590,3 +420,30 @@ def pairs_report(pairs: AllPairs) -> dict[str, object]:
             "p_values": matrix(pairs.p_values), "holm_adjusted": matrix(pairs.adjusted),
             "clusters": [list(group) for group in pairs.clusters],
             "segments": None if pairs.segments is None else pairs.segments.tolist()}
+
+
+def ranking_table(pairs: AllPairs) -> pd.DataFrame:
+    """One row per system, best first: rank (cluster range), cluster number, system, score."""
+    ranks = pairs.ranks
+    number = {name: k for k, group in enumerate(pairs.clusters, start=1) for name in group}
+    return pd.DataFrame({
+        "rank": [ranks[name] for name in pairs.names],
+        "cluster": [number[name] for name in pairs.names],
+        "system": list(pairs.names),
+        pairs.metric: list(pairs.scores),
+    })
+
+
+def pairs_frame(pairs: AllPairs) -> pd.DataFrame:
+    """One row per ordered pair (row system, column system), diagonal included: the score
+    difference row − column, raw and Holm-adjusted p-values, and whether it is significant."""
+    n = len(pairs.names)
+    rows, columns = np.divmod(np.arange(n * n), n)
+    return pd.DataFrame({
+        "row": [pairs.names[i] for i in rows],
+        "column": [pairs.names[j] for j in columns],
+        "delta": pairs.deltas[rows, columns],
+        "p_value": pairs.p_values[rows, columns],
+        "adjusted": pairs.adjusted[rows, columns],
+        "significant": pairs.significant[rows, columns],
+    })

@@ -21,6 +21,7 @@ import regex
 
 from ..errors import InputError
 from ..i18n import tr
+from ..metrics.tokenizers import LANGUAGE_TOKENIZERS, language_tokenizer
 
 #: ISO 639-1: every two-letter language code (a file suffix such as ``.de`` names a language
 #: only when it is one of these; ``.md`` or ``.py`` are not)
@@ -75,9 +76,6 @@ KANA_SHARE = 0.1
 #: how much text the script count reads: the first lines, up to this many characters
 SAMPLE_LINES, SAMPLE_CHARS = 200, 20_000
 
-#: sacrebleu 2.6's command line: ``-l xx-zh`` scores with ``zh``, ``xx-ja`` with ``ja-mecab``,
-#: ``xx-ko`` with ``ko-mecab`` (its ``BLEU._TOKENIZER_MAP``), every other target with ``13a``
-SACREBLEU_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 #: where the app's default differs from sacrebleu's command line, and why: WMT21 and WMT22
 #: published their Japanese BLEU with ``char`` (ja-mecab scores 14-16 BLEU lower on WMT22 en-ja)
 WMT_TOKENIZERS = {"ja": "char"}
@@ -194,16 +192,12 @@ def _installed(tokenizer: str) -> bool:
     return True
 
 
-def sacrebleu_tokenizer(target: str | None) -> str:
-    """The tokenizer sacrebleu 2.6's command line uses for ``-l xx-TARGET``."""
-    return SACREBLEU_TOKENIZERS.get(target or "", "13a")
-
-
 def tokenizer_choice(target: str | None) -> TokenizerChoice:
-    """The app's default tokenizer for a target language: sacrebleu's command line's
-    (``sacrebleu_tokenizer``) except Japanese, where WMT's published choice ``char`` is used;
-    where sacrebleu's needs MeCab and it is not installed, 13a, saying so."""
-    sacrebleu = sacrebleu_tokenizer(target)
+    """The app's default tokenizer for a target language: sacrebleu's
+    (``bleu.metrics.tokenizers.language_tokenizer``) except Japanese, where WMT's published
+    choice ``char`` is used; where sacrebleu's needs MeCab and it is not installed, 13a, saying
+    so."""
+    sacrebleu = language_tokenizer(target)
     if target in WMT_TOKENIZERS:
         return TokenizerChoice(WMT_TOKENIZERS[target], tr(
             "{name}: WMT published its {target} BLEU with it (sacrebleu's command line picks "
@@ -214,7 +208,7 @@ def tokenizer_choice(target: str | None) -> TokenizerChoice:
             "13a: sacrebleu's command line picks {sacrebleu} for -l xx-{target}, which needs "
             "MeCab, not installed here (pip install \"bleu-explorer[{target}]\").")
             .format(sacrebleu=sacrebleu, target=target))
-    if target in SACREBLEU_TOKENIZERS:
+    if target in LANGUAGE_TOKENIZERS:
         return TokenizerChoice(sacrebleu, tr(
             "{name}: as sacrebleu's command line picks for -l xx-{target}.")
             .format(name=sacrebleu, target=target))

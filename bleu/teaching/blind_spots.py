@@ -8,8 +8,8 @@ scores (human or COMET...), the segments where sentence BLEU and that score disa
 
 Metrics, each the reference implementation or one equal to it, computed as the rest of the app
 computes them: BLEU ``bleu.sentence_bleu`` (sacrebleu's sentence defaults, the sidebar's
-tokenizer and case), chrF and TER our own with sacrebleu's defaults (``bleu.metrics.chrf``/``ter``
-through ``metric_scores.make_metric``: TER case-insensitive, as sacrebleu and the Metrics page),
+tokenizer and case), chrF and TER our own with sacrebleu's defaults, made by the metric registry
+(``bleu.evaluation.registry``: TER case-insensitive, as sacrebleu and the Metrics page),
 ROUGE-L ``rouge-score`` (``bleu.metrics.rouge``), METEOR NLTK's (``bleu.metrics.meteor``,
 with NLTK's Snowball stemmer for German and Dutch). Each comes with its signature (sacrebleu's
 for BLEU, chrF and TER; library, version and settings for ROUGE-L and METEOR).
@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import InputError
-from ..evaluation.scores import make_metric
+from ..evaluation import registry
 from ..i18n import DEFAULT, N_, tr
 from ..metrics.bleu import sentence_bleu
 from ..metrics.meteor import meteor, stemmer_name
@@ -210,7 +210,8 @@ def score_pair(hypothesis: str, references: Sequence[str], *, language: str = "e
     rouge = rouge_l(hypothesis, refs, language=language, tokenize=tokenize)
     found = meteor(hypothesis, refs, language=language, tokenize=tokenize, synonyms=synonyms)
     bleu_score = sentence_bleu(hypothesis, refs, tokenize=tokenize, lowercase=lowercase)
-    chrf, ter = make_metric("chrF", lowercase=lowercase), make_metric("TER")
+    chrf = registry.get("chrF").make(lowercase=lowercase)
+    ter = registry.get("TER").make()
     chrf_score = chrf.sentence_score(hypothesis, refs).score
     ter_score = ter.sentence_score(hypothesis, refs).score
     signatures = (("BLEU", bleu_score.signature), ("chrF", chrf.signature),

@@ -23,6 +23,8 @@ import streamlit as st
 from bleu.display.escaping import escape_markdown
 from bleu.display.formatting import COUNT, UNIT_SCORE
 from bleu.errors import InputError
+from bleu.evaluation import registry
+from bleu.evaluation.registry import LEARNED
 from bleu.explore.learned_metrics import estimate_text, metric_label, plan_text, progress_text
 from bleu.i18n import tr
 from bleu.io.dataset import Dataset
@@ -30,21 +32,19 @@ from bleu.metrics.learned import (
     OfferedModel,
     Plan,
     Scorer,
-    load_scorer,
     offered_models,
     plan,
     resolve,
     score,
-    spec,
 )
 from bleu.metrics.learned.background import CANCELLED, DONE, WAITING, FallbackScoreCache, LearnedRun
-from bleu.metrics.learned.catalog import names
 from bleu.workspace.config import database_location
 from bleu.workspace.score_cache import score_cache
 from bleu_app.scoring import _segment_scores
 from bleu_app.session import _workspace
 
-METRICS = names()  # every learned metric declared in bleu.metrics.learned.catalog
+#: every learned metric declared in the registry (COMET, BERTScore, MetricX)
+METRICS = tuple(spec.name for spec in registry.declared() if spec.family == LEARNED)
 #: how often the progress is redrawn while a model scores (seconds)
 POLL_SECONDS = 0.5
 
@@ -90,7 +90,7 @@ def _loaded_model(metric: str, model: str, layers: int | None) -> Scorer:
     """A model loaded once per server (minutes for a large one; two kept, they take GBs) and
     used by every session: the scorers are safe for several threads at once."""
     options = {"num_layers": layers} if metric == "BERTScore" else {}
-    return load_scorer(metric, model, **options)
+    return registry.get(metric).load(model, **options)  # type: ignore[misc]
 
 
 def _shared() -> bool:
@@ -161,7 +161,9 @@ def collect() -> None:
         result = run.result
         spans = {system.name: (job.texts[system.name], system.spans)
                  for system in result.systems if system.spans is not None}
-        _segment_scores.add(result.to_segment_scores(job.label), spans=spans or None)
+        direction = registry.get(result.metric).higher_is_better
+        _segment_scores.add(result.to_segment_scores(job.label, higher_is_better=direction),
+                            spans=spans or None)
         state[OUTCOME] = ("success", tr(
             "{label}: {computed} segments computed, {cached} taken from the cache; it is a "
             "metric on every page now. Signature: {signature}").format(
@@ -354,7 +356,7 @@ def _use_reference(data: Dataset, request: Request, scorer: Scorer) -> bool | No
         st.caption(tr("BERTScore compares each translation with each of its references and "
                       "keeps the best F1."))
         return True
-    if data.source is None and spec(request.metric).needs_source:
+    if data.source is None and registry.get(request.metric).needs_source:
         st.warning(tr("{metric} reads the source segments, and the loaded data has none: load "
                       "a source file with the test set (Data page).").format(
             metric=request.metric))
@@ -448,7 +450,7 @@ def pair_score(hypothesis: str, references: Sequence[str], source: str | None = 
     except InputError as error:
         st.caption(escape_markdown(str(error)))
         return
-    better = (tr("higher is better") if spec(scorer.metric).higher_is_better
+    better = (tr("higher is better") if registry.get(scorer.metric).higher_is_better
               else tr("lower is better"))
     st.metric(escape_markdown(name), UNIT_SCORE.text(value),
               help=tr("The learned metric loaded on Metrics & human scores, on this pair "

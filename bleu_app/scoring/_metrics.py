@@ -1,39 +1,44 @@
-"""The app's one registry of metrics: BLEU, the metrics the sidebar adds (chrF, chrF++, TER) and
-the segment scores of the session (``_segment_scores``), each as ``MetricScores`` that every
-page shows, tests and exports the same way.
+"""The app's face of the evaluation service: the loaded data as one ``bleu.evaluation.Evaluation``
+with BLEU, the metrics the sidebar adds (chrF, chrF++, TER) and the session's segment scores,
+kept once per server for the same data, options and metrics; every page shows, tests and exports
+what it returns.
 
-A text metric's statistics are computed once per (metric, its options, system, references) and
-kept for every session (``_cache.stats_store``); references are prepared once per (metric,
-options, reference set). Progress follows one rule for every metric: while systems must be
-scored, a bar counts them (one step per system); a rerun stops the work between two systems,
-and what was done stays stored.
+Statistics go into the server's store (``_cache.stats_store``), keyed on the metric, its options,
+the system's text and the references, so another session, or another mix of metrics, takes them
+from there. Progress follows one rule for every metric: while systems must be scored, a bar
+counts them; a rerun stops the work between two systems, and what was done stays stored.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from dataclasses import asdict
 
 import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bleu.evaluation.scores import METRICS, TEXT_METRICS, MetricScores, from_stats, make_metric
+from bleu.evaluation import Evaluation, MetricProgress, MetricScores, registry
+from bleu.evaluation.registry import TEXT
 from bleu.explore.segments import sentence_options, sentence_scores
 from bleu.i18n import tr
-from bleu.io import TextFile
 from bleu.io.dataset import Dataset
-from bleu.metrics.base import Metric
 from bleu.metrics.bleu.score import BLEUOptions
+from bleu.metrics.segment.scores import SegmentScores
 from bleu_app.runtime import _cache
 from bleu_app.scoring import _segment_scores
 from bleu_app.session import _state
 
 
+def addable() -> list[str]:
+    """The metrics a user may add beside BLEU (the sidebar's "Also compute")."""
+    return registry.names(TEXT)[1:]
+
+
 def sidebar() -> None:
     """The sidebar's choice of metrics to compute beside BLEU (on demand)."""
     st.sidebar.multiselect(
-        tr("Also compute"), METRICS, default=_state.kept(_state.OTHER_METRICS, []),
-        key=_state.OTHER_METRICS,
+        tr("Also compute"), addable(), default=_state.kept(_state.OTHER_METRICS, []),
+        key=_state.OTHER_METRICS, placeholder=tr("Choose metrics"),
         help=tr("chrF, chrF++ and TER, each equal to sacrebleu's (signatures included), with "
                 "paired bootstrap p-values. Computed once per data and options, then kept. "
                 "Segment scores (COMET, MQM...) are loaded on the Metrics & human scores page."))
@@ -42,12 +47,12 @@ def sidebar() -> None:
 def chosen() -> list[str]:
     """The metrics chosen in the sidebar, in display order."""
     picked = st.session_state.get(_state.OTHER_METRICS) or []
-    return [name for name in METRICS if name in picked]
+    return [name for name in addable() if name in picked]
 
 
 def add_more_hint(purpose: str) -> str:
     """A sentence naming the metrics not chosen yet ("" when all are), ending "to <purpose>"."""
-    left = [name for name in METRICS if name not in chosen()]
+    left = [name for name in addable() if name not in chosen()]
     if not left:
         return ""
     names = left[0] if len(left) == 1 else tr("{first} or {last}").format(
@@ -59,74 +64,57 @@ def add_more_hint(purpose: str) -> str:
 def names(data: Dataset) -> list[str]:
     """Every metric the pages show for the loaded data: BLEU, the sidebar's, the segment
     scores that match the loaded systems."""
-    return ["BLEU", *chosen(), *_segment_scores.labels(data)]
+    return evaluation(data).metrics
 
 
-def _options_key(name: str, options: BLEUOptions) -> Hashable:
-    """What of the sidebar's options changes a text metric: all of BLEU's, chrF's lowercase,
-    nothing for TER (sacrebleu's case-insensitive default, as papers report it)."""
-    if name == "BLEU":
-        return options
-    return options.lowercase if name in ("chrF", "chrF++") else ()
+#: a segment-score set as the evaluation's cache key holds it: label, scores, aliases
+ScoreSet = tuple[str, SegmentScores, tuple[tuple[str, str], ...]]
 
 
-@st.cache_resource(max_entries=6, show_spinner=False, hash_funcs=_cache.HASH_FUNCS)
-def _metric(name: str, options: BLEUOptions, references: tuple[TextFile, ...]) -> Metric:
-    """The metric with these references prepared once (shared by the sessions); call it with
-    ``_options_key``'s options only (``_prepared``)."""
-    return make_metric(name, options=options,
-                       references=[list(ref.segments) for ref in references])
-
-
-def _prepared(name: str, data: Dataset, options: BLEUOptions) -> Metric:
-    relevant = options if name == "BLEU" else BLEUOptions(lowercase=options.lowercase
-                                                          if name != "TER" else False)
-    return _metric(name, relevant, data.references)
-
-
-def _store_key(name: str, options: BLEUOptions, system: TextFile, data: Dataset) -> Hashable:
-    return name, _options_key(name, options), system.key, data.references_key
-
-
-def _text_stats(data: Dataset, name: str, options: BLEUOptions) -> dict[str, np.ndarray]:
-    """Every system's statistics for a text metric: stored ones at once, the others one
-    system at a time under a progress bar."""
-    store = _cache.stats_store()
-    found = {system: store.get(_store_key(name, options, file, data))
-             for system, file in data.systems.items()}
-    todo = [system for system, matrix in found.items() if matrix is None]
-    if not todo:
-        return found
-    metric = _prepared(name, data, options)
-    bar = st.progress(0.0, text=tr("Computing {metric}: {system} now").format(
-        metric=name, system=todo[0]))
-    for done, system in enumerate(todo, start=1):
-        file = data.systems[system]
-        found[system] = metric.segment_stats(file.segments)
-        store.put(_store_key(name, options, file, data), found[system])
-        following = tr(", {system} now").format(system=todo[done]) if done < len(todo) else ""
-        bar.progress(done / len(todo), text=tr(
-            "Computing {metric}: {done} of {total} systems done{following}").format(
-            metric=name, done=done, total=len(todo), following=following))
-    bar.empty()
+@_cache.shared(max_entries=16)
+def _evaluation(data: Dataset, options: BLEUOptions, chosen: tuple[str, ...],
+                score_sets: tuple[ScoreSet, ...]) -> Evaluation:
+    found = Evaluation.from_dataset(data, store=_cache.stats_store(), **asdict(options))
+    for name in chosen:
+        found.add_metric(name)
+    for label, scores, aliases in score_sets:
+        found.add_scores(scores, label=label, higher_is_better=scores.higher_is_better,
+                         aliases=dict(aliases))
     return found
 
 
-@_cache.shared(max_entries=64)
-def _text_scores(name: str, options: BLEUOptions, data: Dataset) -> MetricScores:
-    metric = _prepared(name, data, options)
-    stats = _text_stats(data, name, options)  # stored already: ``scores`` asked first
-    return from_stats(name, metric.get_signature(), metric.scorer, stats)
+def evaluation(data: Dataset) -> Evaluation:
+    """The loaded data's evaluation with the sidebar's options and metrics and the session's
+    segment scores (one per server for the same of each; its scores computed once)."""
+    return _evaluation(data, _state.options(), tuple(chosen()), _segment_scores.sets(data))
+
+
+class _ProgressBar:
+    """A bar counting the systems a metric still computes (drawn only when one must be)."""
+
+    def __init__(self) -> None:
+        self.bar: st.delta_generator.DeltaGenerator | None = None
+
+    def __call__(self, step: MetricProgress) -> None:
+        if step.done == 0:
+            text = tr("Computing {metric}: {system} now").format(metric=step.metric,
+                                                                 system=step.current)
+        else:
+            following = tr(", {system} now").format(system=step.current) if step.current else ""
+            text = tr("Computing {metric}: {done} of {total} systems done{following}").format(
+                metric=step.metric, done=step.done, total=step.total, following=following)
+        if self.bar is None:
+            self.bar = st.progress(step.done / step.total, text=text)
+        else:
+            self.bar.progress(step.done / step.total, text=text)
+        if step.current is None:
+            self.bar.empty()
 
 
 def scores(data: Dataset, name: str) -> MetricScores:
-    """``name`` for every system it scores: a text metric with the sidebar's options, or a
-    segment-score set of the session (cached on content)."""
-    if name in TEXT_METRICS:
-        options = _state.options()
-        _text_stats(data, name, options)  # the progress bar, outside the cached function
-        return _text_scores(name, options, data)
-    return _segment_scores.scores(data, name)
+    """``name`` for every system it scores (computed once per server, under a progress bar
+    while systems are left)."""
+    return evaluation(data).scores(name, progress=_ProgressBar())
 
 
 def bleu_stats(data: Dataset) -> dict[str, np.ndarray]:

@@ -18,13 +18,14 @@ from pathlib import Path
 import streamlit as st
 
 from bleu.errors import InputError
-from bleu.evaluation.scores import TEXT_METRICS, MetricScores, from_segment_scores
+from bleu.evaluation import registry
+from bleu.evaluation.registry import TEXT
+from bleu.evaluation.systems import Matching, match_scores
 from bleu.i18n import N_, tr
 from bleu.io.dataset import Dataset, load_folder
-from bleu.io.scores.read import Matching, match_systems, read_scores
+from bleu.io.scores.read import read_scores
 from bleu.metrics.learned.results import ErrorSpan
 from bleu.metrics.segment.scores import SegmentScores
-from bleu_app.runtime import _cache
 from bleu_app.session import _session, _state, _workspace
 
 MQM_SAMPLE_DIR = _session.SAMPLE_DIR / "wmt21_en-de_mqm"
@@ -40,17 +41,15 @@ SystemSpans = tuple[tuple[str, ...], tuple[tuple[ErrorSpan, ...], ...]]
 
 
 def loaded() -> dict[str, SegmentScores]:
-    """Every segment-score set of the session, by label, as read (a learned metric whose run
-    has ended since the last look is added first)."""
-    from bleu_app.scoring import _learned  # it adds through this module
-
-    _learned.collect()
+    """Every segment-score set of the session, by label, as read (a learned metric's finished
+    run is added by ``_learned.collect`` when a script run starts)."""
     return st.session_state.setdefault(_state.SEGMENT_SCORES, {})
 
 
 def _free_label(scores: SegmentScores) -> str:
-    """The label the scores are shown under: their own, unless a text metric has it."""
-    if scores.label not in TEXT_METRICS:
+    """The label the scores are shown under: their own, unless a text metric (BLEU, chrF...)
+    has it."""
+    if scores.label not in registry.names(TEXT):
         return scores.label
     return tr("{label} ({source})").format(label=scores.label, source=scores.source)
 
@@ -118,7 +117,7 @@ def matching(data: Dataset, label: str) -> Matching | str:
             label=label, source=scores.source, scores=scores.n_segments,
             loaded=data.n_segments)
     try:
-        return match_systems(scores, list(data.systems), aliases(label))
+        return match_scores(scores, list(data.systems), aliases(label))
     except InputError as error:
         return str(error)
 
@@ -128,18 +127,12 @@ def labels(data: Dataset) -> list[str]:
     return [label for label in loaded() if isinstance(matching(data, label), Matching)]
 
 
-@_cache.shared(max_entries=32)
-def _scores(matched: SegmentScores, systems: tuple[str, ...]) -> MetricScores:
-    return from_segment_scores(matched, systems)
-
-
-def scores(data: Dataset, label: str) -> MetricScores:
-    """A matched set as metric scores (cached on its content); raises ``InputError`` where it
-    does not match (``matching`` says why)."""
-    found = matching(data, label)
-    if not isinstance(found, Matching):
-        raise InputError(found)
-    return _scores(found.scores, tuple(data.systems))
+def sets(data: Dataset) -> tuple[tuple[str, SegmentScores, tuple[tuple[str, str], ...]], ...]:
+    """The sets that match the loaded data, each with its label and renamings (what the
+    evaluation adds), in the order they were loaded."""
+    found = loaded()
+    return tuple((label, found[label], tuple(sorted(aliases(label).items())))
+                 for label in labels(data))
 
 
 @st.cache_resource(show_spinner=False)
@@ -150,8 +143,9 @@ def mqm_sample() -> tuple[Dataset, SegmentScores]:
 
 
 def load_mqm_sample() -> None:
-    """Load the WMT21 en-de sample and its MQM scores (MQM's ``Nemo`` is ``NVIDIA-NeMo``)."""
+    """Load the WMT21 en-de sample and its MQM scores (MQM's ``Nemo`` is ``NVIDIA-NeMo``, as
+    the matching policy knows)."""
     data, found = mqm_sample()
     _workspace.load(data, tr("Loaded {label}.").format(label=tr(MQM_SAMPLE_LABEL)))
     st.session_state[_state.SEGMENT_SCORES] = {}
-    add(found, {"Nemo": "NVIDIA-NeMo"})
+    add(found)

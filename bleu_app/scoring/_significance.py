@@ -11,10 +11,11 @@ from dataclasses import replace
 import numpy as np
 import streamlit as st
 
+from bleu.evaluation.paired import PairedComparison, paired_comparison
 from bleu.evaluation.ranking import AllPairs, all_pairs
+from bleu.evaluation.results import Dashboard, MetricResults, assemble_dashboard, metric_results
 from bleu.evaluation.scores import MetricScores
-from bleu.explore.compare import PairedComparison, paired_comparison
-from bleu.explore.dashboard import Dashboard, MetricResults, assemble_dashboard, metric_results
+from bleu.evaluation.service import both_rated
 from bleu.io.dataset import Dataset
 from bleu.metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED
 from bleu_app.runtime import _cache
@@ -103,14 +104,10 @@ def pair_tests(data: Dataset, a: str, b: str,
             continue
         if rows is not None:
             scores = scores.subset(np.asarray(rows))
-            if scores.is_segment_scores and not _both_rated(scores, a, b):
+            if scores.is_segment_scores and not both_rated(scores, a, b):
                 continue
         found.append(_pair(scores, a, b, n_samples("bs"), n_samples("ar")))
     return found
 
 
-def _both_rated(scores: MetricScores, a: str, b: str) -> bool:
-    """Whether at least two segments are rated for both A and B (a test needs them)."""
-    column = scores.scorer.rated_column
-    both = (scores.stats[a][:, column] > 0) & (scores.stats[b][:, column] > 0)
-    return int(both.sum()) >= 2
+

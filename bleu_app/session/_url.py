@@ -66,7 +66,7 @@ def _parse(key: str, text: str) -> Any:
     if key == _state.N_BOOTSTRAP:
         return _integer(text, *_state.N_BOOTSTRAP_BOUNDS)
     if key == _state.OTHER_METRICS:
-        return [name for name in text.split(",") if name in _metrics.METRICS]
+        return [name for name in text.split(",") if name in _metrics.addable()]
     if key == _state.RANKING:  # any metric's name: one not loaded ranks by BLEU (_significance)
         return text[:200] or None
     return None

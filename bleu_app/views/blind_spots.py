@@ -12,12 +12,12 @@ from bleu.charts import blind_spots as charts
 from bleu.display.escaping import escape_markdown, show_controls
 from bleu.display.formatting import SCORE, Column
 from bleu.errors import InputError
+from bleu.evaluation.systems import Matching
 from bleu.explore.segments import sentence_options, sentence_scores
 from bleu.i18n import DEFAULT, N_, tr
 from bleu.i18n import language as interface_language
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset
-from bleu.io.scores.read import Matching
 from bleu.metrics.bleu.score import BLEUOptions, score_from_stats
 from bleu.metrics.meteor import DEBIAN_WORDNET, wordnet
 from bleu.teaching import blind_spots, interpretation

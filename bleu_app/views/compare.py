@@ -7,6 +7,7 @@ from bleu.charts import segments as charts_segments
 from bleu.display.escaping import escape_markdown, show_controls
 from bleu.display.formatting import COUNT, DELTA, LEVEL, P_VALUE, SCORE, SEED, Column
 from bleu.errors import InputError
+from bleu.evaluation.paired import disagreement
 from bleu.evaluation.ranking import ALPHA
 from bleu.explore import compare
 from bleu.explore.concordance import CONTEXT, concordance
@@ -43,7 +44,7 @@ m4.metric(tr("p-value (paired bootstrap)"), P_VALUE.text(found.p_bootstrap), del
           delta_color="off", delta=tr("AR: {p}").format(p=P_VALUE.text(found.p_ar)))
 _tables.show(compare.paired_table(tests, a, b, data.n_segments), compare.paired_columns(a, b),
              key="pair_tests")
-if disagree := compare.disagreement(tests, a, b):
+if disagree := disagreement(tests, a, b):
     st.warning(escape_markdown(disagree))
 st.caption(escape_markdown(tr(
     "A is the baseline, as in sacrebleu --paired-bs (p: {bs} bootstrap resamples) and "

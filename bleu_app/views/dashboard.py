@@ -9,13 +9,14 @@ from bleu.charts.report import html_report
 from bleu.display.escaping import escape_markdown, show_controls
 from bleu.display.formatting import COUNT, LEVEL, SCORE, SEED, Column
 from bleu.evaluation.ranking import METHODS, min_samples
+from bleu.evaluation.results import CHART_SYSTEMS, MAX_PAIRED_SYSTEMS, SIGNIFICANCE_LEVEL
 from bleu.explore.dashboard import (
-    CHART_SYSTEMS,
-    MAX_PAIRED_SYSTEMS,
     MEAN_COLUMN,
-    SIGNIFICANCE_LEVEL,
     comparison_columns,
     json_report,
+    metric_columns,
+    metric_table,
+    ranking_table,
     results_table,
     summary_columns,
     summary_table,
@@ -79,7 +80,7 @@ for metric, found in dashboard.metrics.items():
     st.markdown(tr("**{metric}** ({direction} is better)").format(
         metric=escape_markdown(metric),
         direction=tr("higher") if higher else tr("lower")))
-    _tables.show(found.table(), found.columns(), key=f"results_{metric}",
+    _tables.show(metric_table(found), metric_columns(found), key=f"results_{metric}",
                  column_order=[c for c in comparison_columns(metric) if c != MEAN_COLUMN])
     if found.scores.is_segment_scores:
         counts = {result.n_segments for result in found.significance.values()}
@@ -158,7 +159,7 @@ if len(systems) > 1:
     with matrix:
         _charts.show(st, charts.pairs_chart, pairs, key="pairs_chart", width="content")
     with ranking:
-        ranked = pairs.ranking_table().drop(columns="cluster")
+        ranked = ranking_table(pairs).drop(columns="cluster")
         _tables.show(ranked, {"rank": Column(help=tr(
                                   "WMT's clusters: a system starts a new rank when every "
                                   "system above is significantly better than every system "

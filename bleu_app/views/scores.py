@@ -3,6 +3,7 @@ beside BLEU on every page, with their direction and system names; how each metri
 with a chosen set of scores; where BLEU and another metric disagree, one click from a
 segment's n-grams."""
 
+from dataclasses import replace
 from functools import partial
 
 import streamlit as st
@@ -11,10 +12,11 @@ from bleu import charts
 from bleu.display.escaping import escape_markdown, show_controls
 from bleu.display.formatting import CORRELATION, COUNT, RATIO, SCORE, Column
 from bleu.errors import InputError
+from bleu.evaluation import registry
+from bleu.evaluation.systems import Matching, suggest_aliases
 from bleu.explore import correlation, disagreement, meta_eval
 from bleu.i18n import N_, tr
-from bleu.io.scores.mqm import MQM_ALIASES
-from bleu.io.scores.read import Matching, parse_score_files, suggest_aliases
+from bleu.io.scores.read import parse_score_files
 from bleu_app.scoring import _learned, _metrics, _segment_scores
 from bleu_app.session import _session, _state
 from bleu_app.widgets import _charts, _explore, _tables
@@ -52,9 +54,9 @@ if uploads and st.session_state.get(_state.SCORES_FILE) != signature:
         st.session_state[_state.SCORES_ERROR] = str(error)
     else:
         st.session_state[_state.SCORES_ERROR] = None
-        for scores in found:
-            known = suggest_aliases(scores.systems, list(data.systems))
-            _segment_scores.add(scores, {k: v for k, v in known.items() if k in MQM_ALIASES})
+        for scores in found:  # which way they point: the registry's, for their label
+            _segment_scores.add(replace(scores,
+                                        higher_is_better=registry.direction(scores.label)))
 if st.session_state.get(_state.SCORES_ERROR):
     st.error(escape_markdown(tr("{error} The scores loaded before (if any) are kept.").format(
         error=st.session_state[_state.SCORES_ERROR])))
@@ -74,8 +76,11 @@ for label, scores in list(loaded.items()):
             help=tr("Guessed from the name (MetricX and MQM penalties: lower is better); set "
                     "it if the guess is wrong. WMT's MQM files hold negated penalties: higher."))
         _segment_scores.set_direction(label, direction == tr("higher"))
-        unmatched = [name for name in scores.systems if name not in loaded_systems]
         aliases = _segment_scores.aliases(label)
+        matched = _segment_scores.matching(data, label)
+        unmatched = [name for name in scores.systems if name not in loaded_systems
+                     and (name in aliases or not isinstance(matched, Matching)
+                          or name in matched.unmatched_file)]
         options = [NOT_LOADED, *loaded_systems]
         option_names = {NOT_LOADED: tr(NOT_LOADED),
                         **{name: show_controls(name) for name in loaded_systems}}
@@ -94,6 +99,8 @@ for label, scores in list(loaded.items()):
         _segment_scores.set_aliases(label, aliases)
         matched = _segment_scores.matching(data, label)
         if isinstance(matched, Matching):
+            for note in matched.notes:
+                st.caption(escape_markdown(note))
             if matched.message():
                 st.warning(escape_markdown(matched.message()))
         else:

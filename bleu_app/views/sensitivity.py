@@ -9,6 +9,7 @@ from bleu.charts import teaching as charts
 from bleu.display.escaping import escape_markdown, show_controls
 from bleu.display.formatting import CORRELATION, COUNT, PRECISION, SCORE, Column
 from bleu.errors import InputError
+from bleu.evaluation.systems import match_scores
 from bleu.explore.sensitivity import (
     mqm_correlation,
     nltk_crosscheck,
@@ -18,8 +19,7 @@ from bleu.explore.sensitivity import (
 from bleu.i18n import N_, labels, language, tr
 from bleu.io import TextFile
 from bleu.io.dataset import Dataset, load_folder
-from bleu.io.scores.mqm import MQM_ALIASES, parse_mqm
-from bleu.io.scores.read import match_systems
+from bleu.io.scores.read import parse_scores
 from bleu.metrics.segment.scores import SegmentScores
 from bleu_app.runtime import _cache
 from bleu_app.scoring import _segment_scores
@@ -127,12 +127,13 @@ mqm_data, mqm_scores = None, None
 try:
     if source == "bundled":
         mqm_data, file_scores = _segment_scores.mqm_sample()
-        mqm_scores = match_systems(file_scores, list(mqm_data.systems), MQM_ALIASES).scores
+        mqm_scores = match_scores(file_scores, list(mqm_data.systems)).scores
     else:
         upload = st.file_uploader(tr("MQM avg_seg_scores TSV"), key="mqm_upload")
         if upload is not None:
             mqm_data = data
-            mqm_scores = parse_mqm(upload.getvalue().decode("utf-8"), upload.name)
+            mqm_scores = match_scores(parse_scores(upload.getvalue(), upload.name),
+                                      list(data.systems)).scores
 except (InputError, UnicodeDecodeError) as error:
     st.error(escape_markdown(str(error)))
 if mqm_data is not None and mqm_scores is not None:

@@ -15,7 +15,8 @@ import scipy.stats
 from streamlit.testing.v1 import AppTest
 
 from bleu.evaluation.ranking import all_pairs
-from bleu.io.scores.read import match_systems, read_scores
+from bleu.evaluation.systems import match_scores
+from bleu.io.scores.read import read_scores
 from bleu.metrics.segment import SegmentScorer, segment_stats
 from bleu.metrics.significance import paired_bootstrap_from_stats
 
@@ -39,7 +40,7 @@ def _frame(at: AppTest, *columns: str):
 def _mqm() -> dict[str, np.ndarray]:
     scores = read_scores(MQM_DIR / "mqm_newstest2021_ende.avg_seg_scores.tsv", n_segments=1002)
     names = [p.name.split(".hyp.")[1][:-3] for p in sorted(MQM_DIR.glob("*.hyp.*"))]
-    return match_systems(scores, names, {"Nemo": "NVIDIA-NeMo"}).scores.by_system()
+    return match_scores(scores, names, {"Nemo": "NVIDIA-NeMo"}).scores.by_system()
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,8 @@ REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bleu.evaluation.scores import from_stats, make_metric  # noqa: E402 -- after the path
+from bleu.evaluation import registry  # noqa: E402 -- after the path
+from bleu.evaluation.scores import from_stats  # noqa: E402
 from bleu.io.dataset import assemble  # noqa: E402
 from bleu.io.model import TextFile  # noqa: E402
 from bleu.metrics.bleu.score import BLEUOptions  # noqa: E402
@@ -55,7 +56,7 @@ def test_a_shared_result_is_computed_once_for_inputs_of_the_same_content():
 
 def test_scores_from_statistics_are_read_only_and_leave_their_input_writable():
     references = [list(lines) for lines in REFS]
-    metric = make_metric("BLEU", options=BLEUOptions(), references=references)
+    metric = registry.get("BLEU").make(references)
     stats = {name: metric.segment_stats(list(lines)) for name, lines in HYPS.items()}
     scored = from_stats("BLEU", metric.get_signature(), metric.scorer, stats)
     for name, lines in HYPS.items():
@@ -75,7 +76,6 @@ def two_sessions_change_their_tables() -> None:
 
     from bleu.io.dataset import assemble
     from bleu.io.model import TextFile
-    from bleu.metrics.bleu.score import BLEUOptions
     from bleu_app.widgets import _explore
 
     data = assemble([TextFile("A", ("the cat sat on the mat", "a dog ran")),

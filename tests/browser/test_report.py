@@ -8,11 +8,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Route
 
-import bleu
 from bleu.charts.report import html_report
-from bleu.evaluation import scores as metric_scores
-from bleu.explore.dashboard import build_dashboard
-from bleu.metrics.bleu.score import BLEUOptions
+from bleu.evaluation import Evaluation
 
 pytestmark = pytest.mark.browser
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data"
@@ -27,10 +24,9 @@ def test_report_opens_offline_with_its_charts(browser: Browser, tmp_path: Path):
     systems = {name: lines(f"generaltest2022.en-de.hyp.{name}.de")
                for name in ("Online-B", "PROMT")}
     systems["<script>alert(1)</script>"] = systems["PROMT"][::-1]
-    stats = {name: bleu.segment_stats(hyps, refs) for name, hyps in systems.items()}
-    chrf = metric_scores.score_systems("chrF", systems, refs)
-    results = build_dashboard(stats, BLEUOptions(), 2, baseline="Online-B", n_samples=100,
-                              other=[chrf])
+    evaluation = Evaluation(systems, refs)
+    evaluation.add_metric("chrF")
+    results = evaluation.dashboard(baseline="Online-B", n_samples=100)
     page_html = html_report(results, data_label="WMT22 excerpt")
     assert "<script>alert(1)" not in page_html  # escaped in the tables and in the chart spec
     path = tmp_path / "report.html"

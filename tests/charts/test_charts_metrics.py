@@ -13,10 +13,8 @@ from bleu import charts
 from bleu.charts import segments as charts_segments
 from bleu.charts import teaching as charts_teaching
 from bleu.charts.text import visible_text
-from bleu.evaluation import scores as metric_scores
+from bleu.evaluation import Evaluation
 from bleu.explore.correlation import Correlation, correlation_table
-from bleu.explore.dashboard import build_dashboard
-from bleu.metrics.bleu.score import BLEUOptions
 
 HYPS = {"A": ["the cat sat on the mat", "a dog"], "B": ["the cat is on a mat", "dogs"]}
 REFS = [["the cat sat on the mat", "a dog barked"]]
@@ -30,17 +28,17 @@ def test_builders_of_every_page_are_in_bleu_charts():
 
 
 def test_dashboard_is_one_chart_with_every_part():
-    stats = {name: bleu.segment_stats(h, REFS) for name, h in HYPS.items()}
-    results = build_dashboard(stats, BLEUOptions(), 1, baseline="A", n_samples=50)
+    evaluation = Evaluation(HYPS, REFS)
+    results = evaluation.dashboard(baseline="A", n_samples=50)
     spec = charts.dashboard(results).to_dict()
     assert len(spec["vconcat"]) == 3  # BLEU and length; precisions and log parts; all pairs
-    chrf = metric_scores.score_systems("chrF", HYPS, REFS)
-    results = build_dashboard(stats, BLEUOptions(), 1, baseline="A", n_samples=50, other=[chrf])
+    evaluation.add_metric("chrF")
+    results = evaluation.dashboard(baseline="A", n_samples=50)
     spec = charts.dashboard(results).to_dict()
     assert len(spec["vconcat"]) == 4
     plotted = [row for data in spec["datasets"].values() for row in data if "direction" in row]
     assert {(row["system"], row["score"]) for row in plotted} == {
-        (name, score) for name, score in chrf.scores.items()}
+        (name, score) for name, score in evaluation.scores("chrF").scores.items()}
 
 
 def test_metrics_chart_is_dots_best_first_per_metric():
@@ -80,8 +78,8 @@ def test_correlation_chart_cells():
 def test_shown_charts_make_control_characters_visible_everywhere():
     """Data, the palette's domain and titles all change together (colours still match)."""
     name = "gnp\u202eexe"
-    stats = {name: bleu.segment_stats(HYPS["A"], REFS), "B": bleu.segment_stats(HYPS["B"], REFS)}
-    results = build_dashboard(stats, BLEUOptions(), 1, baseline="B", n_samples=50)
+    results = Evaluation({name: HYPS["A"], "B": HYPS["B"]}, REFS).dashboard(baseline="B",
+                                                                            n_samples=50)
     chart = charts.dashboard(results)
     shown = json.dumps(visible_text(chart).to_dict(), ensure_ascii=False)
     assert "\u202e" not in shown and "gnp⟨U+202E⟩exe" in shown

@@ -10,11 +10,10 @@ import json
 
 import pytest
 
-import bleu
 from bleu.charts.dashboard import bleu_chart, to_svg
 from bleu.charts.report import html_report
-from bleu.explore.dashboard import build_dashboard, json_report, table_csv, table_latex
-from bleu.metrics.bleu.score import BLEUOptions
+from bleu.evaluation import Evaluation
+from bleu.explore.dashboard import json_report, table_csv, table_latex
 
 FORMULA = '=HYPERLINK("http://198.51.100.7/","x")'
 SCRIPT = "</script><script>window.__pwned=1</script>"
@@ -27,10 +26,9 @@ HYPS = ["the cat sat on a mat", "a dog barked at a cat", "it rained the whole da
 
 @pytest.fixture(scope="module")
 def dashboard():
-    stats = {name: bleu.segment_stats(HYPS[k:] + HYPS[:k], REFS) for k, name in
-             enumerate(NAMES[:3])}
-    stats[NAMES[3]] = bleu.segment_stats(HYPS, REFS)
-    return build_dashboard(stats, BLEUOptions(), 1, baseline=NAMES[3], n_samples=100)
+    systems = {name: HYPS[k:] + HYPS[:k] for k, name in enumerate(NAMES[:3])}
+    systems[NAMES[3]] = HYPS
+    return Evaluation(systems, REFS).dashboard(baseline=NAMES[3], n_samples=100)
 
 
 def test_csv_cells_are_text_not_formulas(dashboard):

@@ -603,7 +603,7 @@ def loaded_after(code: str, folder: Path) -> set[str]:
 
 def _score_modules(modules: set[str]) -> set[str]:
     return {name for name in modules if name.startswith(("bleu.io.scores", "bleu.cli.scores",
-                                                         "bleu.evaluation.scores"))}
+                                                         "bleu.evaluation.systems"))}
 
 
 def test_score_modules_load_only_with_scores(bad_files: Path) -> None:

@@ -10,6 +10,7 @@ from conftest import DATA_DIR, read_lines
 
 import bleu
 from bleu.evaluation.ranking import all_pairs, clusters, min_samples, rank_labels
+from bleu.explore.dashboard import ranking_table
 from bleu.metrics.bleu.score import BLEUOptions
 
 FOLDER = DATA_DIR / "wmt17_newstest2017_en-de"
@@ -109,6 +110,6 @@ def test_lower_is_better_sorts_lowest_first(corpus):
     scores = {name: sacrebleu.corpus_ter(lines, [ref]).score for name, lines in hyps.items()}
     assert list(found.names) == sorted(SYSTEMS, key=lambda name: scores[name])
     assert found.metric == "TER" and not found.higher_is_better
-    table = found.ranking_table()
+    table = ranking_table(found)
     assert list(table.columns) == ["rank", "cluster", "system", "TER"]
     assert list(table["system"]) == list(found.names)

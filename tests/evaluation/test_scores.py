@@ -1,4 +1,4 @@
-"""chrF, chrF++ and TER for every system through bleu.evaluation.scores: sacrebleu's
+"""chrF, chrF++ and TER for every system through the evaluation service: sacrebleu's
 numbers, signatures and paired bootstrap, and the chrF values WMT published for the test sets."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from sacrebleu.metrics import CHRF, TER
 from sacrebleu.significance import PairedTest
 
 from bleu.errors import InputError, LengthMismatchError, UnknownOptionError
+from bleu.evaluation import Evaluation
 from bleu.evaluation import scores as metric_scores
 
 WMT22 = DATA_DIR / "wmt22_generaltest2022_en-de"
@@ -17,8 +18,16 @@ SYSTEMS = {name: read_lines(WMT22 / f"generaltest2022.en-de.hyp.{name}.de")
            for name in ("Online-B", "PROMT", "Lan-Bridge")}
 
 
+def score_systems(name: str, systems, refs, **options):
+    """``name`` for every system through the evaluation service, with its options."""
+    evaluation = Evaluation(systems, refs, **options)
+    evaluation.add_metric(name)
+    return evaluation.scores(name)
+
+
 def sacrebleu_metric(name: str, lowercase: bool = False):
-    """sacrebleu's twin of ``make_metric``: TER keeps its case-insensitive default."""
+    """sacrebleu's twin of a registered text metric: TER keeps its case-insensitive default,
+    whatever the evaluation's ``lowercase``."""
     if name == "TER":
         return TER()
     return CHRF(word_order=2 if name == "chrF++" else 0, lowercase=lowercase)
@@ -34,7 +43,7 @@ def cut(n: int, start: int = 0):
     ("TER", 15, True)])
 def test_corpus_and_sentence_scores_are_sacrebleus(name, n, lowercase):
     systems, refs = cut(n)
-    found = metric_scores.score_systems(name, systems, refs, lowercase=lowercase)
+    found = score_systems(name, systems, refs, lowercase=lowercase)
     for system, hyps in systems.items():
         expected = sacrebleu_metric(name, lowercase).corpus_score(hyps, refs)
         assert found.scores[system] == expected.score
@@ -51,7 +60,7 @@ def test_corpus_and_sentence_scores_are_sacrebleus(name, n, lowercase):
 def test_variable_reference_counts_follow_sacrebleu():
     systems, refs = cut(60)
     refs = [refs[0], [None if i % 3 == 0 else line for i, line in enumerate(refs[1])]]
-    found = metric_scores.score_systems("chrF", systems, refs)
+    found = score_systems("chrF", systems, refs)
     metric = CHRF()
     expected = metric.corpus_score(systems["PROMT"], refs)
     assert found.scores["PROMT"] == expected.score
@@ -61,9 +70,11 @@ def test_variable_reference_counts_follow_sacrebleu():
 def test_statistics_are_read_only_and_progress_counts_systems():
     systems, refs = cut(20, start=7)
     seen = []
-    found = metric_scores.score_systems("chrF++", systems, refs,
-                                        progress=lambda done, total: seen.append((done, total)))
-    assert seen == [(1, 3), (2, 3), (3, 3)]
+    evaluation = Evaluation(systems, refs,
+                            progress=lambda step: seen.append((step.done, step.total)))
+    evaluation.add_metric("chrF++")
+    found = evaluation.scores("chrF++")
+    assert seen == [(0, 3), (1, 3), (2, 3), (3, 3)]
     assert not found.stats["PROMT"].flags.writeable
     again = metric_scores.from_stats("chrF++", found.signature, found.scorer, found.stats)
     assert again.scores == found.scores
@@ -74,7 +85,7 @@ def test_statistics_are_read_only_and_progress_counts_systems():
 def test_paired_bootstrap_is_sacrebleus(name, n, n_samples, monkeypatch):
     monkeypatch.delenv("SACREBLEU_SEED", raising=False)
     systems, refs = cut(n)
-    found = metric_scores.significance(metric_scores.score_systems(name, systems, refs),
+    found = metric_scores.significance(score_systems(name, systems, refs),
                                        baseline="Online-B", n_samples=n_samples)
     test = PairedTest(list(systems.items()), {name: sacrebleu_metric(name)}, refs,
                       test_type="bs", n_samples=n_samples)
@@ -93,7 +104,7 @@ def test_paired_bootstrap_is_sacrebleus(name, n, n_samples, monkeypatch):
 
 def test_without_a_baseline_each_system_gets_its_own_interval():
     systems, refs = cut(50)
-    found = metric_scores.significance(metric_scores.score_systems("chrF", systems, refs),
+    found = metric_scores.significance(score_systems("chrF", systems, refs),
                                        n_samples=100)
     assert set(found) == set(systems)
     for system, result in found.items():
@@ -103,10 +114,10 @@ def test_without_a_baseline_each_system_gets_its_own_interval():
 
 def test_bad_calls_say_what_is_wrong():
     systems, refs = cut(10)
-    with pytest.raises(UnknownOptionError, match="chrF, chrF\\+\\+, TER"):
-        metric_scores.score_systems("METEOR", systems, refs)
+    with pytest.raises(UnknownOptionError, match="BLEU, chrF, chrF\\+\\+, TER"):
+        score_systems("METEOR", systems, refs)
     with pytest.raises(LengthMismatchError):
-        metric_scores.score_systems("chrF", dict(systems, PROMT=systems["PROMT"][:9]), refs)
-    results = metric_scores.score_systems("chrF", systems, refs)
+        score_systems("chrF", dict(systems, PROMT=systems["PROMT"][:9]), refs)
+    results = score_systems("chrF", systems, refs)
     with pytest.raises(InputError, match="nope"):
         metric_scores.significance(results, baseline="nope")

@@ -13,6 +13,7 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.significance import _bootstrap_resample
 
 import bleu
+from bleu.evaluation import paired
 from bleu.explore import compare
 from bleu.metrics.bleu.score import BLEUOptions
 
@@ -59,7 +60,7 @@ def test_deciding_segments_rank_by_absolute_swap(pair):
 
 def test_paired_comparison_equals_bleus_tests_and_sacrebleus_resamples(pair):
     a, b, refs, stats_a, stats_b = pair
-    found = compare.paired_comparison(stats_a, stats_b, BLEUOptions(), n_bootstrap=200,
+    found = paired.paired_comparison(stats_a, stats_b, BLEUOptions(), n_bootstrap=200,
                                       n_ar=300)
     systems = {"A": a, "B": b}
     bootstrap = bleu.paired_bootstrap(systems, refs, baseline="A", n_samples=200)
@@ -84,7 +85,7 @@ def test_paired_comparison_equals_bleus_tests_and_sacrebleus_resamples(pair):
 def test_paired_comparison_of_another_metric(pair):
     a, b, refs, *_ = pair
     chrf = bleu.CHRF(references=refs)
-    found = compare.paired_comparison(chrf.segment_stats(a), chrf.segment_stats(b),
+    found = paired.paired_comparison(chrf.segment_stats(a), chrf.segment_stats(b),
                                       chrf.scorer, n_bootstrap=100, n_ar=100)
     expected = bleu.paired_bootstrap({"A": a, "B": b}, refs, baseline="A", n_samples=100,
                                      metric=bleu.CHRF())
@@ -94,7 +95,7 @@ def test_paired_comparison_of_another_metric(pair):
 
 def test_verdicts_by_hand():
     def made(delta: float, p_bs: float, p_ar: float, higher: bool = True):
-        return compare.PairedComparison("m", higher, 50 + delta, 50, 0, 0, p_bs, p_ar,
+        return paired.PairedComparison("m", higher, 50 + delta, 50, 0, 0, p_bs, p_ar,
                                         100, 100, 1)
 
     assert made(1.0, 0.01, 0.02).verdict("X", "Y") == "X better"
@@ -105,7 +106,7 @@ def test_verdicts_by_hand():
     table = compare.paired_table([made(1.0, 0.01, 0.02)], "X", "Y")
     assert list(table.columns) == list(compare.paired_columns("X", "Y"))
     assert table["95% CI"].iloc[0] == "[+0.00, +0.00]" and table["X"].iloc[0] == "51.00"
-    comet = compare.PairedComparison("COMET", True, 0.8125, 0.8, 0.001, 0.02, 0.01, 0.02, 100,
+    comet = paired.PairedComparison("COMET", True, 0.8125, 0.8, 0.001, 0.02, 0.01, 0.02, 100,
                                      100, 1)
     unit = compare.paired_table([comet], "X", "Y")  # a 0..1 score: 4 places, not 2
     assert unit["A − B"].iloc[0] == "+0.0125" and unit["X"].iloc[0] == "0.8125"

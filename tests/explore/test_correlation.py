@@ -13,8 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleu
+from bleu.evaluation.systems import match_scores
 from bleu.explore import correlation
-from bleu.io.scores.read import match_systems, read_scores
+from bleu.io.scores.read import read_scores
 
 REPO = Path(__file__).resolve().parents[2]
 MQM_DIR = REPO / "sample_data" / "wmt21_en-de_mqm"
@@ -58,7 +59,7 @@ def test_mqm_sample_segment_and_system_level():
     names = ["Facebook-AI", "NVIDIA-NeMo", "Online-W", "VolcTrans-GLAT"]
     systems = {name: (MQM_DIR / f"newstest2021.en-de.hyp.{name}.de").read_text("utf-8")
                .split("\n")[:-1] for name in names}
-    mqm = match_systems(read_scores(MQM_DIR / "mqm_newstest2021_ende.avg_seg_scores.tsv",
+    mqm = match_scores(read_scores(MQM_DIR / "mqm_newstest2021_ende.avg_seg_scores.tsv",
                                     n_segments=1002), names, {"Nemo": "NVIDIA-NeMo"}).scores
     external = mqm.by_system()
     sentence = {name: np.array([bleu.sentence_bleu(h, [r[i] for r in refs]).score

@@ -14,8 +14,8 @@ from sacrebleu.metrics import BLEU as SacreBLEU
 
 import bleu
 from bleu.errors import InputError, LengthMismatchError
+from bleu.evaluation import Evaluation
 from bleu.explore.dashboard import (
-    build_dashboard,
     comparison_table,
     json_report,
     latex_escape,
@@ -45,9 +45,7 @@ def hyps() -> dict[str, list[str]]:
 
 @pytest.fixture(scope="module")
 def dashboard(hyps, ref):
-    metric = bleu.BLEU(references=[ref])
-    stats = {name: metric.segment_stats(lines) for name, lines in hyps.items()}
-    return build_dashboard(stats, metric.options, 1, baseline="FBK.4870", n_samples=200)
+    return Evaluation(hyps, [ref]).dashboard(baseline="FBK.4870", n_samples=200)
 
 
 def test_scores_equal_sacrebleu(dashboard, hyps, ref):
@@ -64,9 +62,8 @@ def test_scores_equal_sacrebleu(dashboard, hyps, ref):
 
 
 def test_single_system_ci_is_sacrebleus_bootstrap(hyps, ref):
-    metric = bleu.BLEU(references=[ref])
-    stats = {"C-3MA.4959": metric.segment_stats(hyps["C-3MA.4959"])}
-    found = build_dashboard(stats, metric.options, 1, baseline="C-3MA.4959")
+    found = Evaluation({"C-3MA.4959": hyps["C-3MA.4959"]}, [ref]).dashboard(
+        baseline="C-3MA.4959")
     result = found.significance["C-3MA.4959"]
     expected = SacreBLEU().corpus_score(hyps["C-3MA.4959"], [ref], n_bootstrap=1000)
     assert result.p_value is None and found.baseline is None
@@ -140,11 +137,8 @@ def test_csv_reads_back_with_pandas_as_it_is(dashboard):
 
 
 def test_latex_table_escapes_names_and_writes_by_the_rule(hyps, ref):
-    metric = bleu.BLEU(references=[ref])
-    stats = {"sys_1 & #2": metric.segment_stats(hyps["C-3MA.4959"]),
-             "FBK": metric.segment_stats(hyps["FBK.4870"])}
-    latex = table_latex(build_dashboard(stats, metric.options, 1, baseline="FBK",
-                                        n_samples=100))
+    systems = {"sys_1 & #2": hyps["C-3MA.4959"], "FBK": hyps["FBK.4870"]}
+    latex = table_latex(Evaluation(systems, [ref]).dashboard(baseline="FBK", n_samples=100))
     c3ma = sacrebleu.corpus_bleu(hyps["C-3MA.4959"], [ref])
     fbk = sacrebleu.corpus_bleu(hyps["FBK.4870"], [ref]).score
     assert rf"sys\_1 \& \#2 & {c3ma.score:.2f} & {c3ma.score - fbk:+.2f} & $\pm$" in latex

@@ -12,20 +12,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import bleu
-from bleu.evaluation import scores as metric_scores
+from bleu.evaluation import Evaluation
 from bleu.evaluation.ranking import all_pairs
 from bleu.explore import disagreement
-from bleu.explore.dashboard import (
-    build_dashboard,
-    export_table,
-    json_report,
-    summary_table,
-    table_csv,
-    table_latex,
-)
+from bleu.explore.dashboard import export_table, json_report, summary_table, table_csv, table_latex
 from bleu.io.dataset import load_folder
-from bleu.io.scores.read import match_systems, read_scores
 from bleu.metrics.significance import paired_bootstrap_from_stats
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_data" / "wmt21_en-de_mqm"
@@ -41,15 +32,10 @@ def data():
 def dashboard(data):
     refs = data.reference_streams
     hyps = {name: list(data.systems[name].segments) for name in SYSTEMS}
-    metric = bleu.BLEU(references=refs)
-    stats = {name: metric.segment_stats(lines) for name, lines in hyps.items()}
-    chrf = metric_scores.score_systems("chrF", hyps, refs)
-    mqm = read_scores(SAMPLE / "mqm_newstest2021_ende.avg_seg_scores.tsv",
-                      n_segments=data.n_segments)
-    matched = match_systems(mqm, SYSTEMS).scores
-    segment = metric_scores.from_segment_scores(matched, SYSTEMS)
-    return build_dashboard(stats, metric.options, len(refs), baseline="UEdin", n_samples=200,
-                           other=[chrf, segment], ranking="MQM")
+    evaluation = Evaluation(hyps, refs)
+    evaluation.add_metric("chrF")
+    evaluation.add_scores(SAMPLE / "mqm_newstest2021_ende.avg_seg_scores.tsv")
+    return evaluation.dashboard(baseline="UEdin", n_samples=200, ranking="MQM")
 
 
 def test_every_metric_is_tested_as_the_significance_module_tests_it(dashboard):
@@ -122,14 +108,12 @@ def test_system_and_segment_disagreement(dashboard):
 def test_many_systems_keep_the_work_bounded(monkeypatch) -> None:
     """Beyond MAX_PAIRED_SYSTEMS no all-pairs test runs (ranks are left out) and charts show
     the best CHART_SYSTEMS systems and the baseline."""
-    from bleu.explore import dashboard as module
+    from bleu.evaluation import results as module
 
     monkeypatch.setattr(module, "MAX_PAIRED_SYSTEMS", 4)
     refs = [["a b c d", "e f g h"]]
     hyps = {f"s{k}": ["a b c d" if k % 2 else "a b x y", "e f g h"] for k in range(6)}
-    metric = bleu.BLEU(references=refs)
-    stats = {name: metric.segment_stats(lines) for name, lines in hyps.items()}
-    found = build_dashboard(stats, metric.options, 1, baseline="s0", n_samples=50)
+    found = Evaluation(hyps, refs).dashboard(baseline="s0", n_samples=50)
     assert found.pairs is None and found.bleu.ranks == {}
     assert set(summary_table(found)["rank"]) == {"–"}
     shown = found.chart_systems(limit=2)

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 import bleu
 from bleu.errors import InputError
+from bleu.evaluation.systems import match_scores
 from bleu.explore import correlation, meta_eval
-from bleu.io.scores.read import match_systems, read_scores
+from bleu.io.scores.read import read_scores
 
 REPO = Path(__file__).resolve().parents[2]
 MQM_DIR = REPO / "sample_data" / "wmt21_en-de_mqm"
@@ -258,7 +259,7 @@ def mqm_sample():
     names = ["Facebook-AI", "NVIDIA-NeMo", "Online-W", "VolcTrans-GLAT"]
     systems = {name: (MQM_DIR / f"newstest2021.en-de.hyp.{name}.de").read_text("utf-8")
                .split("\n")[:-1] for name in names}
-    mqm = match_systems(read_scores(MQM_DIR / "mqm_newstest2021_ende.avg_seg_scores.tsv",
+    mqm = match_scores(read_scores(MQM_DIR / "mqm_newstest2021_ende.avg_seg_scores.tsv",
                                     n_segments=1002), names, {"Nemo": "NVIDIA-NeMo"}).scores
     chrf = {name: np.array([bleu.sentence_chrf(h, [r[i] for r in refs]).score
                             for i, h in enumerate(hyps)]) for name, hyps in systems.items()}

@@ -17,6 +17,7 @@ from nltk.translate.bleu_score import SmoothingFunction, corpus_bleu
 
 import bleu
 from bleu.errors import InputError
+from bleu.evaluation.systems import match_scores
 from bleu.explore.sensitivity import (
     kendall_tau_b,
     mqm_correlation,
@@ -49,7 +50,8 @@ def mqm_sample():
     refs = [read_lines(MQM_SAMPLE / f"newstest2021.en-de.ref.{k}.de") for k in "ACD"]
     systems = {name: read_lines(MQM_SAMPLE / f"newstest2021.en-de.hyp.{name}.de")
                for name in MQM_SYSTEMS}
-    return systems, refs, read_mqm(MQM_SAMPLE / "mqm_newstest2021_ende.avg_seg_scores.tsv")
+    mqm = read_mqm(MQM_SAMPLE / "mqm_newstest2021_ende.avg_seg_scores.tsv")
+    return systems, refs, match_scores(mqm, list(systems)).scores
 
 
 @pytest.mark.full_data

@@ -17,18 +17,16 @@ from sacrebleu.metrics.bleu import BLEU as SacreBLEU
 from bleu.errors import InputError
 from bleu.io.dataset import assemble, default_tokenizer
 from bleu.io.languages import (
-    SACREBLEU_TOKENIZERS,
     WMT_TOKENIZERS,
     LanguagePair,
     language_code,
-    sacrebleu_tokenizer,
     script_language,
     text_direction,
     tokenizer_choice,
 )
 from bleu.io.model import TextFile
 from bleu.io.names import guess_role
-from bleu.metrics.tokenizers import available_tokenizers
+from bleu.metrics.tokenizers import LANGUAGE_TOKENIZERS, available_tokenizers, language_tokenizer
 
 #: every set of ../shared/data and tests/data, and its pair (MANIFEST.md; compare-mt's Japanese
 #: TED set has no source file, so its source is unknown)
@@ -74,8 +72,8 @@ def sacrebleu_cli_tokenizer(pair: str, folder: Path) -> str:
 def test_our_table_is_sacrebleus() -> None:
     """sacrebleu picks the tokenizer for ``-l xx-TGT`` from ``BLEU._TOKENIZER_MAP`` (its
     command line sets ``trg_lang`` to the pair's second half, sacrebleu.py line 322)."""
-    assert SACREBLEU_TOKENIZERS == SacreBLEU._TOKENIZER_MAP
-    assert sacrebleu_tokenizer("de") == SacreBLEU.TOKENIZER_DEFAULT == "13a"
+    assert LANGUAGE_TOKENIZERS == SacreBLEU._TOKENIZER_MAP
+    assert language_tokenizer("de") == SacreBLEU.TOKENIZER_DEFAULT == "13a"
 
 
 @pytest.mark.parametrize("root", DATA_ROOTS)
@@ -90,7 +88,7 @@ def test_every_real_set_gets_its_pair_and_sacrebleus_tokenizer(root: Path, name:
     assert str(data.language_pair) == pair
     target = data.language_pair.target
     if target in WMT_TOKENIZERS:
-        assert default_tokenizer(target) == "char" and sacrebleu_tokenizer(target) == "ja-mecab"
+        assert default_tokenizer(target) == "char" and language_tokenizer(target) == "ja-mecab"
     else:
         assert default_tokenizer(target) == sacrebleu_cli_tokenizer(pair, DATA_DIR / name)
 

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from bleu.errors import InputError, ReadError
-from bleu.io.scores.read import match_systems, parse_score_files, parse_scores
+from bleu.evaluation.systems import match_scores
+from bleu.io.scores.read import parse_score_files, parse_scores
 
 #: two systems' scores on 3 segments; B leaves segment 2 unrated
 SCORES = {"UEdin": [0.81, 0.42, 0.5], "Online-W": [0.77, None, 0.9]}
@@ -91,10 +92,10 @@ def test_a_file_for_another_test_set_and_unknown_systems() -> None:
                                         r"has 3 segments"):
         parse_scores(b"system,seg_id,COMET\nA,5,0.5\n", "c.csv", n_segments=3)
     scores = parse_scores(b"system,seg_id,COMET\nA,1,0.5\nZ,1,0.4\n", "c.csv", n_segments=3)
-    matched = match_systems(scores, ["A", "B"])
+    matched = match_scores(scores, ["A", "B"])
     assert matched.scores.systems == ("A",) and "Z" in matched.message()
     with pytest.raises(InputError, match="none of its systems is loaded"):
-        match_systems(scores, ["B"])
+        match_scores(scores, ["B"])
 
 
 def test_one_system_twice_is_refused() -> None:

@@ -10,6 +10,7 @@ import pytest
 from conftest import REPO_DATA, SHARED_DATA
 
 from bleu.errors import InputError
+from bleu.evaluation.systems import match_scores
 from bleu.io.scores.mqm import parse_mqm, read_mqm
 
 ENDE_FILE = "wmt21_newstest2021_en-de/mqm_newstest2021_ende.avg_seg_scores.tsv"
@@ -28,8 +29,8 @@ def _pandas(path):
 
 @pytest.mark.parametrize("path", [ENDE, ZHEN])
 def test_reader_matches_a_pandas_reading(path):
-    mqm = read_mqm(path)
-    frame = _pandas(path).replace({"system": {"Nemo": "NVIDIA-NeMo"}})
+    mqm = read_mqm(path)  # the file's own system names
+    frame = _pandas(path)
     assert set(mqm.systems) == set(frame.system)
     assert mqm.n_segments == frame.seg_id.max()
     for name, group in frame.groupby("system"):
@@ -41,16 +42,20 @@ def test_reader_matches_a_pandas_reading(path):
 
 @pytest.mark.full_data
 def test_unrated_segments_and_published_system_scores():
-    mqm = read_mqm(SHARED_DATA / ENDE_FILE)  # the whole file
-    assert "Nemo" not in mqm.systems and "NVIDIA-NeMo" in mqm.systems
+    mqm = match_scores(read_mqm(SHARED_DATA / ENDE_FILE),  # the whole file
+                       list(PUBLISHED_ENDE)).scores  # MQM's Nemo is matched to NVIDIA-NeMo
     # MANIFEST: 475 of 1002 segments are unrated (None) for en-de
     assert len(mqm.rated_segments("Facebook-AI")) == 1002 - 475
     for name, published in PUBLISHED_ENDE.items():
         assert round(-mqm.system_score(name), 2) == published, name
 
 
-def test_aliases_can_be_switched_off():
-    assert "Nemo" in read_mqm(ENDE, aliases={}).systems
+def test_mqm_names_are_matched_to_wmt_names_with_a_note():
+    matched = match_scores(read_mqm(ENDE), ["Facebook-AI", "NVIDIA-NeMo"])
+    assert matched.scores.systems == ("Facebook-AI", "NVIDIA-NeMo")
+    np.testing.assert_array_equal(matched.scores.scores("NVIDIA-NeMo"),
+                                  read_mqm(ENDE).scores("Nemo"))
+    assert any("'Nemo' is taken as NVIDIA-NeMo" in note for note in matched.notes)
 
 
 HEADER = "system mqm_avg_score seg_id\n"
@@ -72,7 +77,7 @@ def test_bad_files_are_refused_with_the_line(text, message):
 
 def test_small_file_by_hand():
     mqm = parse_mqm(HEADER + "A\t-1.0 1\nA\tNone 2\nA\t-3.0 3\nNemo\t0.0 2\n")
-    assert mqm.systems == ("A", "NVIDIA-NeMo")
+    assert mqm.systems == ("A", "Nemo")  # the file's names: matching maps Nemo (systems.py)
     assert mqm.system_score("A") == pytest.approx(-2.0)  # mean of -1 and -3; None skipped
     assert list(mqm.rated_segments("A")) == [0, 2]
-    assert math.isnan(mqm.scores("NVIDIA-NeMo")[0])
+    assert math.isnan(mqm.scores("Nemo")[0])

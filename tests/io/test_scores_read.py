@@ -1,5 +1,5 @@
-"""bleu.external: the bundled WMT21 MQM file loads as published; TSV/CSV score files; clear
-messages for bad files and for system names that do not match."""
+"""bleu.io.scores.read: the bundled WMT21 MQM file loads as published; TSV/CSV score files; clear
+messages for bad files (matching names to systems: tests/evaluation/test_systems.py)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bleu.errors import InputError, ReadError
-from bleu.io.scores.read import (
-    UnmatchedSystemsError,
-    match_systems,
-    parse_scores,
-    read_scores,
-    suggest_aliases,
-)
+from bleu.errors import ReadError
+from bleu.io.scores.read import parse_scores, read_scores
 
 REPO = Path(__file__).resolve().parents[2]
 MQM_FILE = REPO / "sample_data" / "wmt21_en-de_mqm" / "mqm_newstest2021_ende.avg_seg_scores.tsv"
@@ -40,23 +34,6 @@ def test_mqm_file_loads_as_published():
                 if text.startswith("Facebook-AI") and "None" not in text)
     value, seg = line.split()[1:]
     assert facebook[int(seg) - 1] == float(value)
-
-
-def test_names_match_case_sensitively_with_aliases():
-    scores = read_scores(MQM_FILE, n_segments=1002)
-    assert suggest_aliases(scores.systems, LOADED) == {"Nemo": "NVIDIA-NeMo"}
-    plain = match_systems(scores, LOADED)
-    assert "NVIDIA-NeMo" not in plain.scores.systems
-    assert "Nemo" in plain.unmatched_file and "NVIDIA-NeMo" in plain.unmatched_loaded
-    assert "case-sensitively" in plain.message() and "Nemo" in plain.message()
-    mapped = match_systems(scores, LOADED, {"Nemo": "NVIDIA-NeMo"})
-    assert mapped.scores.systems == tuple(LOADED)
-    assert np.array_equal(mapped.scores.scores("NVIDIA-NeMo"), scores.scores("Nemo"),
-                          equal_nan=True)
-    with pytest.raises(UnmatchedSystemsError, match="facebook-ai"):
-        match_systems(parse_scores("system\tseg_id\tCOMET\nfacebook-ai\t1\t0.5\n", "c.tsv"),
-                      LOADED)
-    assert suggest_aliases(["facebook-ai"], LOADED) == {"facebook-ai": "Facebook-AI"}
 
 
 def test_csv_and_tsv_with_headers():
@@ -84,9 +61,3 @@ def test_csv_and_tsv_with_headers():
 def test_bad_files_say_where(text, message):
     with pytest.raises(ReadError, match=message):
         parse_scores(text.encode(), "bad.csv", n_segments=5)
-
-
-def test_two_names_mapped_to_one_system_is_refused():
-    scores = parse_scores("system,seg_id,x\nA,1,1\nB,1,2\n", "x.csv")
-    with pytest.raises(InputError, match="same name"):
-        match_systems(scores, ["A"], {"B": "A"})

@@ -39,7 +39,7 @@ from sacrebleu.significance import PairedTest, _bootstrap_resample
 
 import bleu
 from bleu.errors import InputError, LengthMismatchError, UnknownOptionError
-from bleu.evaluation.scores import make_metric
+from bleu.evaluation import registry
 from bleu.metrics import significance
 from bleu.metrics.bleu.score import BLEUOptions, BLEUScorer
 
@@ -569,7 +569,7 @@ def test_other_metrics_paired_tests_equal_sacrebleu(name: str, small_blocks: boo
     if small_blocks:
         monkeypatch.setattr(significance, "_CHUNK_CELLS", 7 * 100)
     systems, refs = _subset(100)
-    ours_metric = make_metric(name, references=refs)
+    ours_metric = registry.get(name).make(refs)
     stats = {system: ours_metric.segment_stats(hyps) for system, hyps in systems.items()}
     for method, n, n_conf in (("bs", 300, -1), ("ar", 400, 150)):
         expected = _sacrebleu_paired_other(name, 100, method, n, n_conf,
@@ -629,6 +629,6 @@ def test_single_system_interval_of_every_metric_equals_sacrebleus(metric: str) -
     hyps = systems["UEdin"]
     theirs = {"chrF": SacreCHRF(), "chrF++": SacreCHRF(word_order=2), "TER": SacreTER()}[metric]
     expected = theirs.corpus_score(hyps, refs, n_bootstrap=500)
-    ours = bleu.bootstrap_ci(hyps, refs, n_samples=500, metric=make_metric(metric))
+    ours = bleu.bootstrap_ci(hyps, refs, n_samples=500, metric=registry.get(metric).make())
     assert (ours.score, ours.mean, ours.ci) == (
         expected.score, float(expected._mean), float(expected._ci))

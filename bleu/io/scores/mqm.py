@@ -23,14 +23,10 @@ def _fail(source: str, line: int, message: str) -> ReadError:
     return ReadError(f"{source}, line {line}: {message}")
 
 
-def parse_mqm(text: str, source: str = "<text>",
-              aliases: dict[str, str] | None = None) -> SegmentScores:
-    """Parse an MQM ``avg_seg_scores`` file's text; system names are mapped through ``aliases``.
-
-    ``aliases`` defaults to ``MQM_ALIASES`` (``Nemo`` -> ``NVIDIA-NeMo``); pass ``{}`` to keep
-    the file's names.
-    """
-    aliases = MQM_ALIASES if aliases is None else aliases
+def parse_mqm(text: str, source: str = "<text>") -> SegmentScores:
+    """Parse an MQM ``avg_seg_scores`` file's text, with the file's own system names (matching
+    them to loaded systems, ``Nemo`` to ``NVIDIA-NeMo`` included, is
+    ``bleu.evaluation.systems``')."""
     lines = text.splitlines()
     if not lines or tuple(lines[0].split()) != HEADER:
         found = lines[0][:60] if lines else "an empty file"
@@ -52,7 +48,7 @@ def parse_mqm(text: str, source: str = "<text>",
                                         f"found {raw_score!r} and {raw_seg!r}") from None
         if seg_id < 1:
             raise _fail(source, number, f"segment ids start at 1, found {seg_id}")
-        per_system = scores.setdefault(aliases.get(name, name), {})
+        per_system = scores.setdefault(name, {})
         if seg_id in per_system:
             raise _fail(source, number, f"system {name!r} has segment {seg_id} twice")
         per_system[seg_id] = score
@@ -61,7 +57,7 @@ def parse_mqm(text: str, source: str = "<text>",
     return SegmentScores.from_rows("MQM", scores, source)
 
 
-def read_mqm(path: str | Path, aliases: dict[str, str] | None = None) -> SegmentScores:
+def read_mqm(path: str | Path) -> SegmentScores:
     """Read an MQM ``avg_seg_scores`` TSV file (UTF-8); errors name the file and line."""
     path = Path(path)
-    return parse_mqm(path.read_text(encoding="utf-8"), str(path), aliases)
+    return parse_mqm(path.read_text(encoding="utf-8"), str(path))

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path, PurePath
 
 import numpy as np
@@ -27,36 +27,13 @@ from ...metrics.segment.scores import SegmentScores
 from ..dataset import system_name
 from . import formats
 from .mqm import HEADER as MQM_HEADER
-from .mqm import MQM_ALIASES, parse_mqm
+from .mqm import parse_mqm
 from .rows import ScoreRows, fail, parse_score, parse_segment
 
 SYSTEM_COLUMNS = ("system", "sys", "system_name", "model", "sys_name")
 SEGMENT_COLUMNS = ("seg_id", "segment_id", "segment", "seg", "sid", "id", "item", "line")
 #: scores whose column is called this are labelled with the file's name instead
 GENERIC_SCORE_NAMES = ("score", "scores", "value")
-
-
-class UnmatchedSystemsError(InputError):
-    """None of the file's systems is one of the loaded systems."""
-
-
-@dataclass(frozen=True)
-class Matching:
-    """External scores renamed and restricted to the loaded systems, and what did not match."""
-
-    scores: SegmentScores
-    unmatched_file: tuple[str, ...]
-    unmatched_loaded: tuple[str, ...]
-
-    def message(self) -> str | None:
-        """What did not match, for the user (None when every file system matched)."""
-        if not self.unmatched_file:
-            return None
-        return (f"{len(self.unmatched_file)} system(s) of {self.scores.source} are not loaded "
-                f"and are left out: {', '.join(self.unmatched_file)}. Names are matched "
-                f"case-sensitively; loaded systems without scores: "
-                f"{', '.join(self.unmatched_loaded) or 'none'}. Map a name to a loaded system "
-                f"if it is the same system.")
 
 
 def _find(header: list[str], wanted: Sequence[str], given: str | None, what: str,
@@ -130,7 +107,7 @@ def parse_scores(data: bytes | str, source: str = "<text>", *, label: str | None
     if not text.strip():
         raise ReadError(f"{source}: the file is empty; expected segment scores.")
     if tuple(text.split("\n", 1)[0].split()) == MQM_HEADER:
-        mqm = parse_mqm(text, source, aliases={})
+        mqm = parse_mqm(text, source)
         result = replace(mqm, label=label or "MQM", source=source)
     elif formats.looks_like_comet_output(text):
         result = formats.parse_comet_output(text, source, _system_of, label)
@@ -202,51 +179,3 @@ def read_scores(path: str | Path, **options: object) -> SegmentScores:
     (messages shown in the browser never carry a server path)."""
     path = Path(path)
     return parse_scores(path.read_bytes(), path.name, **options)  # type: ignore[arg-type]
-
-
-def suggest_aliases(file_systems: Sequence[str], loaded: Sequence[str]) -> dict[str, str]:
-    """Likely mappings for file names that are not loaded: known MQM aliases, then names that
-    differ only in case (suggested, never applied silently)."""
-    loaded_set = set(loaded)
-    out = {}
-    for name in file_systems:
-        if name in loaded_set:
-            continue
-        known = MQM_ALIASES.get(name)
-        if known in loaded_set:
-            out[name] = known
-            continue
-        folded = [other for other in loaded if other.casefold() == name.casefold()]
-        if len(folded) == 1:
-            out[name] = folded[0]
-    return out
-
-
-def match_systems(scores: SegmentScores, loaded: Sequence[str],
-                  aliases: Mapping[str, str] | None = None) -> Matching:
-    """Rename file systems through ``aliases`` and keep those loaded (case-sensitive match).
-
-    Raises ``UnmatchedSystemsError`` when none matches, listing both sets of names.
-    """
-    aliases = dict(aliases or {})
-    loaded = list(loaded)
-    renamed = [aliases.get(name, name) for name in scores.systems]
-    duplicates = {name for name in renamed if renamed.count(name) > 1}
-    if duplicates:
-        raise InputError(f"{scores.source}: two file systems are mapped to the same name "
-                         f"{sorted(duplicates)}; map each to a different system.")
-    rows = [i for i, name in enumerate(renamed) if name in loaded]
-    unmatched = tuple(scores.systems[i] for i, name in enumerate(renamed) if name not in loaded)
-    if not rows:
-        raise UnmatchedSystemsError(
-            f"{scores.source}: none of its systems is loaded (names are matched "
-            f"case-sensitively). The file has {', '.join(scores.systems)}; loaded are "
-            f"{', '.join(loaded)}. Map the file's names to loaded systems, or load the "
-            f"system outputs these scores are for.")
-    order = sorted(rows, key=lambda i: loaded.index(renamed[i]))
-    systems = tuple(renamed[i] for i in order)
-    matrix = scores.matrix[order]
-    matrix.setflags(write=False)
-    missing = tuple(name for name in loaded if name not in systems)
-    return Matching(replace(scores, systems=systems, matrix=matrix), unmatched,
-                    missing)

@@ -7,7 +7,6 @@ statistics (smoothing, brevity penalty, the score object), ``explain`` one segme
 
 from .api import (
     BLEU,
-    LANGUAGE_TOKENIZERS,
     SHORT_NAMES,
     bleu_signature,
     corpus_bleu,
@@ -17,6 +16,6 @@ from .api import (
 )
 from .score import BLEUOptions, BLEUScore, BLEUScorer
 
-__all__ = ["BLEU", "LANGUAGE_TOKENIZERS", "SHORT_NAMES", "BLEUOptions", "BLEUScore",
+__all__ = ["BLEU", "SHORT_NAMES", "BLEUOptions", "BLEUScore",
            "BLEUScorer", "bleu_signature", "corpus_bleu", "segment_stats", "sentence_bleu",
            "signature"]

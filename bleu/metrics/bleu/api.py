@@ -10,13 +10,9 @@ import numpy as np
 from ...errors import UnknownOptionError
 from ..base import Metric, Signature
 from ..checks import References, check_text_stream
-from ..tokenizers import get_tokenizer
+from ..tokenizers import get_tokenizer, language_tokenizer
 from .engine import ReferenceTable, segment_stats_once, warn_if_tokenized
 from .score import BLEUOptions, BLEUScore, BLEUScorer, score_from_stats
-
-#: sacrebleu's tokenizer for a target language given as ``trg_lang`` (13a otherwise)
-LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
-
 
 #: the short names of BLEU's own signature fields (sacrebleu's ``--short``)
 SHORT_NAMES = {"case": "c", "eff": "e", "tok": "tok", "smooth": "s"}
@@ -49,7 +45,7 @@ class BLEU(Metric):
                  max_ngram_order: int = 4, effective_order: bool = False, trg_lang: str = "",
                  references: References | None = None) -> None:
         if tokenize is None:
-            tokenize = LANGUAGE_TOKENIZERS.get(trg_lang, "13a")
+            tokenize = language_tokenizer(trg_lang)
         self.options = BLEUOptions(
             tokenize=tokenize, lowercase=lowercase, smooth_method=smooth_method,
             smooth_value=smooth_value, max_ngram_order=max_ngram_order,

@@ -1,8 +1,8 @@
 """Learned metrics computed from a model on disk (the ``learned`` extra): COMET, BERTScore and
 MetricX-24, natively on torch and transformers (xCOMET and CometKiwi through unbabel-comet, an
-extra of their own), each declared once in ``catalog``.
+extra of their own), each declared once in ``bleu.evaluation.registry`` (its direction too).
 
-Load a scorer once (``load_scorer``, ``load_comet``, ``BertScoreScorer``, ``MetricXScorer``: the
+Load a scorer once (``load_comet``, ``BertScoreScorer``, ``MetricXScorer``: the
 slow part, minutes for a large model); ``plan`` times one batch and says what is cached and what
 the rest should take; ``score`` looks cached segments up and computes the rest, each distinct
 text once, on the GPU when torch sees one, with progress and a way to stop. Nothing here
@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 
 from .bertscore import BertScoreScorer
 from .cache import CachedScore, MemoryScoreCache, ScoreCache, segment_key
-from .catalog import LEARNED, LearnedMetricSpec, load_scorer, spec
 from .checkpoints import UnsafeCheckpointError
 from .comet import CometScorer, load_comet
 from .metricx import MetricXScorer
@@ -48,10 +47,10 @@ def score(scorer: Scorer, systems: Mapping[str, Sequence[str]], *,
 
 
 __all__ = [
-    "ESTIMATE_METHOD", "LEARNED", "BertScoreScorer", "CachedScore", "Cancel", "CometScorer",
-    "ErrorSpan", "Estimate", "FoundModel", "LearnedMetricSpec", "LearnedScores",
+    "ESTIMATE_METHOD", "BertScoreScorer", "CachedScore", "Cancel", "CometScorer",
+    "ErrorSpan", "Estimate", "FoundModel", "LearnedScores",
     "LearnedSignature", "MemoryScoreCache", "MetricXScorer", "ModelNotOfferedError",
     "OfferedModel", "Plan", "Progress", "ProgressCallback", "ScoreCache", "Scorer",
     "ScoringCancelled", "SystemScores", "UnsafeCheckpointError", "find_model", "load_comet",
-    "load_scorer", "offered_models", "plan", "resolve", "score", "segment_key", "spec",
+    "offered_models", "plan", "resolve", "score", "segment_key",
 ]

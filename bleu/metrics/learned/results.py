@@ -59,7 +59,6 @@ class LearnedScores:
     computed: int
     cached: int
     signature: str = ""  # ``LearnedSignature`` as text: what reproduces these scores
-    higher_is_better: bool = True  # from the metric's declaration (``catalog``)
 
     @property
     def label(self) -> str:
@@ -73,7 +72,8 @@ class LearnedScores:
                 return system
         raise KeyError(name)
 
-    def to_segment_scores(self, label: str | None = None) -> SegmentScores:
+    def to_segment_scores(self, label: str | None = None, *,
+                          higher_is_better: bool = True) -> SegmentScores:
         """The scores as a segment-score metric, tested for significance like any other, under
         ``label`` (default: ``self.label``)."""
         from ..segment.scores import SegmentScores
@@ -82,4 +82,4 @@ class LearnedScores:
         matrix.setflags(write=False)
         return SegmentScores(label or self.label, tuple(s.name for s in self.systems), matrix,
                              source=self.signature or self.model_path,
-                             higher_is_better=self.higher_is_better)
+                             higher_is_better=higher_is_better)

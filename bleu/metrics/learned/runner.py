@@ -17,7 +17,6 @@ from typing import Protocol
 
 import numpy as np
 
-from . import catalog
 from .cache import CachedScore, MemoryScoreCache, ScoreCache, segment_key
 from .progress import Cancel, Estimate, Progress, ProgressCallback, ScoringCancelled, is_cancelled
 from .results import ErrorSpan, LearnedScores, SystemScores
@@ -37,7 +36,7 @@ class Step:
 
 class Scorer(Protocol):
     """A loaded model that scores segments (``CometScorer``, ``BertScoreScorer``,
-    ``MetricXScorer``); its metric's name is declared in ``catalog``."""
+    ``MetricXScorer``); its metric is declared in ``bleu.evaluation.registry``."""
 
     metric: str
     model: str
@@ -151,8 +150,7 @@ def run(scorer: Scorer, systems: Mapping[str, Sequence[str]], *,
         tuple(_system(scorer, name, [scores[key] for key in keys])
               for name, keys in work.keys_by_system.items()),
         computed=len(pending), cached=len(work.found),
-        signature=str(scorer.signature(nrefs)),
-        higher_is_better=catalog.spec(scorer.metric).higher_is_better)
+        signature=str(scorer.signature(nrefs)))
 
 
 def _system(scorer: Scorer, name: str, values: list[CachedScore]) -> SystemScores:

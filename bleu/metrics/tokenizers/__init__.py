@@ -27,6 +27,15 @@ TOKENIZER_NAMES = tuple(_REGISTRY)
 #: sacrebleu's SentencePiece tokenizers (spBLEU): they need a model file (``spm.set_spm_model``
 #: or an environment variable per tokenizer), never downloaded
 SPM_TOKENIZER_NAMES = ("spm", "flores101", "flores200", "spBLEU-1K")
+#: the tokenizer sacrebleu 2.6 picks for a target language (its ``BLEU._TOKENIZER_MAP``, what
+#: ``-l xx-TARGET`` and ``trg_lang`` choose); 13a for every other language. The one language ->
+#: tokenizer rule: the app's default (``bleu.io.languages.tokenizer_choice``) starts from it.
+LANGUAGE_TOKENIZERS = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+
+
+def language_tokenizer(target: str | None) -> str:
+    """The tokenizer sacrebleu picks for target language ``target`` (13a where none)."""
+    return LANGUAGE_TOKENIZERS.get(target or "", "13a")
 
 
 def get_tokenizer(name: str) -> Tokenizer:
@@ -65,6 +74,6 @@ def available_tokenizers() -> tuple[str, ...]:
 
 
 __all__ = [
-    "SPM_TOKENIZER_NAMES", "TOKENIZER_NAMES", "Tokenizer", "available_tokenizers",
-    "get_tokenizer",
+    "LANGUAGE_TOKENIZERS", "SPM_TOKENIZER_NAMES", "TOKENIZER_NAMES", "Tokenizer",
+    "available_tokenizers", "get_tokenizer", "language_tokenizer",
 ]

@@ -19,7 +19,8 @@ from learned_models import (
 )
 
 from bleu.errors import InputError
-from bleu.metrics.learned import MetricXScorer, score, spec
+from bleu.evaluation import registry
+from bleu.metrics.learned import MetricXScorer, score
 
 pytestmark = pytest.mark.learned
 
@@ -75,9 +76,9 @@ def test_scores_equal_the_reference_computation(tiny_models: TinyModels,
     values = [v for system in ours.systems for v in system.scores.tolist()]
     assert min(values) > 0 and max(values) < 25  # the test model's scores are not all clipped
     assert len(set(values)) > n  # and they differ
-    assert not ours.higher_is_better and not spec("MetricX").higher_is_better
-    segment_scores = ours.to_segment_scores()
-    assert not segment_scores.higher_is_better
+    spec = registry.by_command_name("metricx")  # declared once: lower is better
+    assert spec.name == "MetricX" and not spec.higher_is_better
+    assert registry.direction("MetricX (metricx)") is False
     assert ("|ref:none" in ours.signature) != with_reference
 
 
