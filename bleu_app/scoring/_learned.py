@@ -38,6 +38,7 @@ from bleu.metrics.learned import (
     score,
 )
 from bleu.metrics.learned.background import CANCELLED, DONE, WAITING, FallbackScoreCache, LearnedRun
+from bleu.metrics.learned.offered import COMET_MODEL, ENCODER_MODEL, MT5_MODEL
 from bleu.workspace.config import database_location
 from bleu.workspace.score_cache import score_cache
 from bleu_app.scoring import _segment_scores
@@ -111,9 +112,13 @@ def offered() -> tuple[OfferedModel, ...]:
 def _scorer(metric: str, model: str, layers: int | None) -> Scorer:
     """The loaded model the user named; on a shared server ``model`` is an offered model's
     name, never a path (every other name gets the one message of ``resolve``)."""
-    if _shared():
-        return _loaded_model(metric, str(resolve(model, offered())), layers)
-    return _loaded_model(metric, model, layers)
+    if not _shared():
+        return _loaded_model(metric, model, layers)
+    folder = resolve(model, offered())
+    try:
+        return _loaded_model(metric, str(folder), layers)
+    except InputError as error:  # the operator's model: said by its name, not its path
+        raise type(error)(str(error).replace(str(folder), model)) from None
 
 
 @st.cache_resource(show_spinner=False)
@@ -281,13 +286,18 @@ PLACEHOLDERS = {"COMET": "Unbabel/wmt22-comet-da", "BERTScore": "roberta-large",
                 "MetricX": "google/metricx-24-hybrid-large-v2p6"}
 
 
-def _offered_choice(disabled: bool) -> str:
-    """A shared server's model field: the operator's models by name, no free text."""
-    names = [model.name for model in offered()]
+#: the kind of offered model each learned metric loads (bleu.metrics.learned.offered)
+KINDS = {"COMET": COMET_MODEL, "BERTScore": ENCODER_MODEL, "MetricX": MT5_MODEL}
+
+
+def _offered_choice(metric: str, disabled: bool) -> str:
+    """A shared server's model field: the operator's models of the metric's kind, by name, no
+    free text."""
+    names = [model.name for model in offered() if model.kind == KINDS.get(metric)]
     if not names:
-        st.info(tr("This shared server offers no models for learned metrics: its operator "
-                   "lists them with bleu-explorer app --models FOLDER (or [learned] models in "
-                   ".streamlit/secrets.toml)."))
+        st.info(tr("This shared server offers no models for {metric}: its operator lists "
+                   "them with bleu-explorer app --models FOLDER (or [learned] models in "
+                   ".streamlit/secrets.toml).").format(metric=metric))
         return ""
     kept = str(_kept(MODEL, names[0]))
     return str(st.selectbox(tr("Model (offered on this server)"), names, key=OFFERED,
@@ -302,7 +312,7 @@ def _choose(disabled: bool) -> Request:
     metric = st.radio(tr("Learned metric"), METRICS, horizontal=True, key=METRIC,
                       index=METRICS.index(str(_kept(METRIC, METRICS[0]))), disabled=disabled)
     if _shared():
-        model = _offered_choice(disabled)
+        model = _offered_choice(metric, disabled)
     else:
         model = st.text_input(
             tr("Model: a folder, or a Hugging Face name in this machine's cache"), key=MODEL,

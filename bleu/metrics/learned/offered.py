@@ -10,6 +10,7 @@ read, so a folder such as ``/`` costs a bounded look and no scan.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -35,12 +36,31 @@ def not_offered() -> ModelNotOfferedError:
         "This model is not offered on this server: pick one of the models in the list."))
 
 
+#: what a model folder holds, read from its own files: a COMET checkpoint, an mT5 (MetricX),
+#: or another transformer encoder (BERTScore)
+COMET_MODEL, MT5_MODEL, ENCODER_MODEL = "comet", "mt5", "encoder"
+
+
 @dataclass(frozen=True)
 class OfferedModel:
-    """A model the operator made available: the name visitors see, and its folder."""
+    """A model the operator made available: the name visitors see, its folder and its kind."""
 
     name: str
     folder: Path
+    kind: str = ENCODER_MODEL
+
+
+def model_kind(folder: Path) -> str:
+    """COMET_MODEL (an hparams.yaml), MT5_MODEL (config.json's model_type mt5 or t5), else
+    ENCODER_MODEL."""
+    if (folder / "hparams.yaml").is_file():
+        return COMET_MODEL
+    try:
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ENCODER_MODEL
+    kind = config.get("model_type") if isinstance(config, dict) else None
+    return MT5_MODEL if kind in ("mt5", "t5") else ENCODER_MODEL
 
 
 def is_model_folder(path: Path) -> bool:
@@ -84,7 +104,8 @@ def offered_models(configured: Sequence[str] | str | None = None,
     for entry in _configured(configured, environ):
         path = Path(entry).expanduser()
         for folder in [path] if is_model_folder(path) else _children(path):
-            models.setdefault(folder.name, OfferedModel(folder.name, folder.resolve()))
+            models.setdefault(folder.name, OfferedModel(folder.name, folder.resolve(),
+                                                        model_kind(folder)))
     return tuple(models.values())
 
 

@@ -105,6 +105,7 @@ def test_a_visitor_picks_only_offered_models(tiny_models: TinyModels, tmp_path: 
     (models / "notes").mkdir()  # not a model: not offered
     offered = offered_models(environ={"BLEU_EXPLORER_MODELS": f"{models}:{tiny_models.encoder}"})
     assert [model.name for model in offered] == ["wmt-tiny", "encoder"]
+    assert [model.kind for model in offered] == ["comet", "encoder"]  # what each metric lists
     assert resolve("wmt-tiny", offered) == tiny_models.comet.resolve()
     messages = set()
     for name in ("/", "/etc", str(tiny_models.comet), "../comet", "notes", "/no/such/path",
