@@ -438,7 +438,8 @@ def section(data: Dataset) -> None:
         st.error(escape_markdown(str(error)))
         return
     st.info(escape_markdown(plan_text(found, gpu_name())))
-    st.caption(escape_markdown(estimate_text(found.estimate)))
+    if found.to_compute:
+        st.caption(escape_markdown(estimate_text(found.estimate)))
     st.button(tr("Compute {label}").format(label=escape_markdown(label(request, scorer))),
               key=COMPUTE, type="primary", on_click=_start,
               args=(request, scorer, data, use_reference))
