@@ -43,6 +43,7 @@ done
 .venv-oracle/bin/python -m pip install -q -e ".[learned-unified]" "pytest>=8" "hypothesis>=6.100"
 
 .venv/bin/python -m ruff check .
+.venv/bin/lint-imports --no-cache  # the architecture's contracts (pyproject.toml)
 # the parity tests fail (rather than skip) if the oracle environment is missing
 BLEU_REQUIRE_ORACLE=1 .venv/bin/python -m pytest -m "not unified" "$@"
 # exit status 5: none of the given tests needs unbabel-comet itself

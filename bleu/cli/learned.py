@@ -20,10 +20,10 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from ..evaluation import Evaluation, registry
-from ..explore.learned_metrics import plan_text, progress_text
 from ..i18n import tr
 from ..metrics.learned import Plan, Progress, ProgressCallback, Scorer, score
 from ..metrics.learned.background import FallbackScoreCache
+from ..metrics.learned.describe import plan_text, progress_text
 from ..workspace.config import database_location
 from ..workspace.score_cache import score_cache
 from .inputs import CommandLineError, paired_test_asked, read_segments

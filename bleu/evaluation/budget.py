@@ -13,10 +13,10 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..display.formatting import COUNT
 from ..errors import InputError
 from ..i18n import tr
 from ..io.dataset import Dataset
+from ..number_rule import COUNT
 
 #: the server memory one data set may take, in MiB (``BLEU_EXPLORER_MEMORY_MB``)
 DEFAULT_MEMORY_MB = 4096

@@ -61,7 +61,7 @@ def _metricx(model: str, **options: Any) -> Any:
 
 def _learned_label(metric: str) -> Any:
     def label(model: str, num_layers: int | None = None, **_: Any) -> str:
-        from ..explore.learned_metrics import metric_label
+        from ..metrics.learned.describe import metric_label
 
         return metric_label(metric, model, num_layers)
     return label

@@ -14,11 +14,11 @@ import numpy as np
 from ..errors import LengthMismatchError
 from ..i18n import tr
 from ..metrics.base import StatsScorer
-from ..metrics.bleu.score import BLEUOptions
 from ..metrics.significance import (
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
     PairedTTest,
+    ScorerSource,
     as_scorer,
     bootstrap_ci_from_stats,
     paired_ar_from_stats,
@@ -112,7 +112,7 @@ class PairedComparison:
 
 
 def paired_comparison(stats_a: np.ndarray, stats_b: np.ndarray,
-                      metric: BLEUOptions | StatsScorer, *, n_bootstrap: int = 1000,
+                      metric: StatsScorer | ScorerSource, *, n_bootstrap: int = 1000,
                       n_ar: int = DEFAULT_SAMPLES["ar"], seed: int = DEFAULT_SEED,
                       ) -> PairedComparison:
     """Test A against B on one metric (BLEU's options or any ``StatsScorer``).

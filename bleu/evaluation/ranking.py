@@ -24,8 +24,13 @@ import numpy as np
 
 from ..i18n import N_
 from ..metrics.base import StatsScorer
-from ..metrics.bleu.score import BLEUOptions
-from ..metrics.significance import DEFAULT_SAMPLES, DEFAULT_SEED, as_scorer, pairwise_significance
+from ..metrics.significance import (
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    ScorerSource,
+    as_scorer,
+    pairwise_significance,
+)
 
 #: a pair is significantly different below this Holm-adjusted p-value
 ALPHA = 0.05
@@ -121,7 +126,7 @@ class AllPairs:
         return self.n_samples < min_samples(len(self.names), self.alpha)
 
 
-def all_pairs(stats: Mapping[str, np.ndarray], metric: BLEUOptions | StatsScorer, *,
+def all_pairs(stats: Mapping[str, np.ndarray], metric: StatsScorer | ScorerSource, *,
               method: str = "bs", n_samples: int | None = None, seed: int = DEFAULT_SEED,
               alpha: float = ALPHA) -> AllPairs:
     """Compare every pair of systems (statistics matrices by name) with ``method`` ("bs": paired

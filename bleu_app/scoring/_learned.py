@@ -25,7 +25,6 @@ from bleu.display.formatting import COUNT, UNIT_SCORE
 from bleu.errors import InputError
 from bleu.evaluation import registry
 from bleu.evaluation.registry import LEARNED
-from bleu.explore.learned_metrics import estimate_text, metric_label, plan_text, progress_text
 from bleu.i18n import tr
 from bleu.io.dataset import Dataset
 from bleu.metrics.learned import (
@@ -38,6 +37,7 @@ from bleu.metrics.learned import (
     score,
 )
 from bleu.metrics.learned.background import CANCELLED, DONE, WAITING, FallbackScoreCache, LearnedRun
+from bleu.metrics.learned.describe import estimate_text, metric_label, plan_text, progress_text
 from bleu.metrics.learned.offered import COMET_MODEL, ENCODER_MODEL, MT5_MODEL
 from bleu.workspace.config import database_location
 from bleu.workspace.score_cache import score_cache

@@ -13,7 +13,6 @@ model takes them from the score cache).
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import streamlit as st
 
@@ -21,20 +20,14 @@ from bleu.errors import InputError
 from bleu.evaluation import registry
 from bleu.evaluation.registry import TEXT
 from bleu.evaluation.systems import Matching, match_scores
-from bleu.i18n import N_, tr
-from bleu.io.dataset import Dataset, load_folder
-from bleu.io.scores.read import read_scores
+from bleu.i18n import tr
+from bleu.io.dataset import Dataset
 from bleu.metrics.learned.results import ErrorSpan
 from bleu.metrics.segment.scores import SegmentScores
-from bleu_app.session import _session, _state, _workspace
+from bleu_app.session import _state
 
-MQM_SAMPLE_DIR = _session.SAMPLE_DIR / "wmt21_en-de_mqm"
-MQM_SAMPLE_LABEL = N_("Sample: WMT21 newstest2021 English→German with Google MQM scores")
-MQM_FILE = "mqm_newstest2021_ende.avg_seg_scores.tsv"
-#: the MQM sample's name (``Dataset.sample``; ``?sample=`` in a link)
-MQM_SAMPLE = "wmt21-en-de-mqm"
 #: label -> {system: (its texts, the error spans of each segment)}
-SPANS = "segment_score_spans"
+SPANS = _state.SEGMENT_SCORE_SPANS
 
 #: one system's error spans: the texts the model read, and each segment's spans
 SystemSpans = tuple[tuple[str, ...], tuple[tuple[ErrorSpan, ...], ...]]
@@ -133,19 +126,3 @@ def sets(data: Dataset) -> tuple[tuple[str, SegmentScores, tuple[tuple[str, str]
     found = loaded()
     return tuple((label, found[label], tuple(sorted(aliases(label).items())))
                  for label in labels(data))
-
-
-@st.cache_resource(show_spinner=False)
-def mqm_sample() -> tuple[Dataset, SegmentScores]:
-    """The bundled WMT21 en-de sample and its MQM file, read once per process."""
-    data = replace(load_folder(MQM_SAMPLE_DIR, MQM_SAMPLE_LABEL), sample=MQM_SAMPLE)
-    return data, read_scores(Path(MQM_SAMPLE_DIR) / MQM_FILE, n_segments=data.n_segments)
-
-
-def load_mqm_sample() -> None:
-    """Load the WMT21 en-de sample and its MQM scores (MQM's ``Nemo`` is ``NVIDIA-NeMo``, as
-    the matching policy knows)."""
-    data, found = mqm_sample()
-    _workspace.load(data, tr("Loaded {label}.").format(label=tr(MQM_SAMPLE_LABEL)))
-    st.session_state[_state.SEGMENT_SCORES] = {}
-    add(found)

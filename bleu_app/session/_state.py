@@ -50,6 +50,8 @@ URL_OPTION_KEYS = (TOKENIZE, LOWERCASE, SMOOTH_METHOD, MAX_NGRAM_ORDER, EFFECTIV
 
 # --- segment scores (Metrics & human scores page; scoring/_segment_scores.py) --------------------
 SEGMENT_SCORES = "segment_scores"  # label -> bleu.metrics.segment.scores.SegmentScores, as read
+#: label -> {system: (its texts, the error spans of each segment)} (``_segment_scores``)
+SEGMENT_SCORE_SPANS = "segment_score_spans"
 ALIASES = "external_aliases"  # label -> {file's system name -> loaded system name}
 SCORES_FILE = "scores_file"
 SCORES_ERROR = "scores_error"

@@ -19,13 +19,14 @@ from typing import Any
 
 import streamlit as st
 
+from bleu.evaluation import registry
+from bleu.evaluation.registry import TEXT
 from bleu.i18n import DEFAULT, LANGUAGES, from_locale, tr
 from bleu.metrics.bleu.score import SMOOTH_DEFAULTS
 from bleu.metrics.tokenizers import available_tokenizers
 from bleu.workspace import Workspace
 from bleu.workspace.precedence import Opening, opening
-from bleu_app.scoring import _metrics, _segment_scores
-from bleu_app.session import _session, _state, _workspace
+from bleu_app.session import _samples, _session, _state, _workspace
 
 RESTORED = _state.URL_RESTORED
 SAVED = _state.URL_STATE
@@ -34,7 +35,7 @@ SAMPLE = "sample"
 QUERY = _workspace.QUERY
 SMOOTH_VALUE = "smooth_value"
 #: the bundled samples a link may name (``Dataset.sample`` of the loaded data)
-SAMPLES = (_session.SAMPLE, _segment_scores.MQM_SAMPLE)
+SAMPLES = (_session.SAMPLE, _samples.MQM_SAMPLE)
 #: option widgets kept in the URL
 OPTIONS = _state.URL_OPTION_KEYS
 #: system choices kept in the URL (only for a bundled sample)
@@ -66,7 +67,7 @@ def _parse(key: str, text: str) -> Any:
     if key == _state.N_BOOTSTRAP:
         return _integer(text, *_state.N_BOOTSTRAP_BOUNDS)
     if key == _state.OTHER_METRICS:
-        return [name for name in text.split(",") if name in _metrics.addable()]
+        return [name for name in text.split(",") if name in registry.names(TEXT)[1:]]
     if key == _state.RANKING:  # any metric's name: one not loaded ranks by BLEU (_significance)
         return text[:200] or None
     return None
@@ -137,8 +138,8 @@ def _open_data(params: Mapping[str, str]) -> Workspace | None:
             _workspace.cannot_open_link(wanted, found)  # stops the run
         return found
     _session.dataset()  # the default sample, committed before the link's options apply
-    if params.get(SAMPLE) == _segment_scores.MQM_SAMPLE:
-        _segment_scores.load_mqm_sample()
+    if params.get(SAMPLE) == _samples.MQM_SAMPLE:
+        _samples.load_mqm_sample()
     elif params.get(SAMPLE) == _session.SAMPLE and _session.dataset().sample != _session.SAMPLE:
         _workspace.load(_session.sample_dataset(), None)
     return None

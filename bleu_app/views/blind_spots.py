@@ -31,7 +31,7 @@ from bleu.teaching.blind_spots import (
 )
 from bleu_app.runtime import _cache
 from bleu_app.scoring import _learned, _metrics, _segment_scores
-from bleu_app.session import _session, _state
+from bleu_app.session import _samples, _session, _state
 from bleu_app.widgets import _charts, _classroom, _example_link, _tables
 from bleu_app.widgets._example_link import Field
 
@@ -197,7 +197,7 @@ def corpus_disagreements(data: Dataset, opts: BLEUOptions, synonyms: bool) -> No
                    "upload their segment scores on the Metrics & human scores page, and this "
                    "section finds the segments where they and BLEU disagree most."))
         st.button(tr("Load the WMT21 en-de sample with its MQM scores"), key="blind_load_mqm",
-                  on_click=_segment_scores.load_mqm_sample)
+                  on_click=_samples.load_mqm_sample)
         return
     external = matched.scores.by_system()
     names = [name for name in data.systems if name in external]

@@ -18,7 +18,7 @@ from bleu.explore import correlation, disagreement, meta_eval
 from bleu.i18n import N_, tr
 from bleu.io.scores.read import parse_score_files
 from bleu_app.scoring import _learned, _metrics, _segment_scores
-from bleu_app.session import _session, _state
+from bleu_app.session import _samples, _session, _state
 from bleu_app.widgets import _charts, _explore, _tables
 
 NOT_LOADED = N_("(leave out)")
@@ -40,7 +40,7 @@ st.caption(tr(
     "on this machine; other models' scores (BLEURT, xCOMET without its extra) are computed "
     "elsewhere and uploaded here.").format(formats=tr(FORMATS)))
 st.button(tr("Load the WMT21 en-de sample with its MQM scores"), key="load_mqm_sample",
-          on_click=_segment_scores.load_mqm_sample)
+          on_click=_samples.load_mqm_sample)
 
 uploads = st.file_uploader(tr("Segment scores (one or more files)"), accept_multiple_files=True,
                            key="scores_upload") or []

@@ -22,8 +22,7 @@ from bleu.io.dataset import Dataset, load_folder
 from bleu.io.scores.read import parse_scores
 from bleu.metrics.segment.scores import SegmentScores
 from bleu_app.runtime import _cache
-from bleu_app.scoring import _segment_scores
-from bleu_app.session import _session, _state
+from bleu_app.session import _samples, _session, _state
 from bleu_app.widgets import _charts, _tables
 
 ZH_DIR = _session.SAMPLE_DIR / "wmt22_en-zh_excerpt"
@@ -126,7 +125,7 @@ source = st.radio(tr("Data"), list(SOURCES), format_func=labels(SOURCES),
 mqm_data, mqm_scores = None, None
 try:
     if source == "bundled":
-        mqm_data, file_scores = _segment_scores.mqm_sample()
+        mqm_data, file_scores = _samples.mqm_sample()
         mqm_scores = match_scores(file_scores, list(mqm_data.systems)).scores
     else:
         upload = st.file_uploader(tr("MQM avg_seg_scores TSV"), key="mqm_upload")

@@ -232,8 +232,8 @@ class _Terminal(io.StringIO):
 def test_progress_is_a_line_rewritten_on_a_terminal_only(caplog: pytest.LogCaptureFixture,
                                                          ) -> None:
     from bleu.cli.learned import _gpu_name, terminal_progress
-    from bleu.explore.learned_metrics import plan_text
     from bleu.metrics.learned import Plan
+    from bleu.metrics.learned.describe import plan_text
 
     estimate = Estimate(30.0, "cpu", 100, 1.0, 1.0)
     reports = [Progress(0, 80, 20, 0.0, estimate), Progress(40, 80, 20, 10.0, estimate),

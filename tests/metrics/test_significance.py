@@ -42,6 +42,7 @@ from bleu.errors import InputError, LengthMismatchError, UnknownOptionError
 from bleu.evaluation import registry
 from bleu.metrics import significance
 from bleu.metrics.bleu.score import BLEUOptions, BLEUScorer
+from bleu.metrics.significance import draws
 
 #: sacrebleu's TER searches each hypothesis-reference pair once per session (conftest)
 pytestmark = pytest.mark.usefixtures("sacrebleu_ter_once")
@@ -338,19 +339,19 @@ def test_block_draws_equal_sacrebleus_one_call_draws(n_segments: int,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Drawn block by block (a few rows at a time here), the AR selectors, then the resample
     indices, are exactly sacrebleu's one-call ``integers(2, dtype=bool)`` and ``choice``."""
-    monkeypatch.setattr(significance, "_CHUNK_CELLS", 3 * n_segments)
+    monkeypatch.setattr(draws, "CHUNK_CELLS", 3 * n_segments)
     ours_rng, theirs_rng = np.random.default_rng(3), np.random.default_rng(3)
-    selectors = np.concatenate(list(significance._selector_blocks(ours_rng, n_segments, 101)))
+    selectors = np.concatenate(list(draws.selector_blocks(ours_rng, n_segments, 101)))
     np.testing.assert_array_equal(selectors, theirs_rng.integers(2, size=(101, n_segments),
                                                                  dtype=bool))
-    indices = np.concatenate(list(significance._draw_blocks(ours_rng, n_segments, 301)))
+    indices = np.concatenate(list(draws.draw_blocks(ours_rng, n_segments, 301)))
     np.testing.assert_array_equal(indices, theirs_rng.choice(n_segments, size=(301, n_segments),
                                                              replace=True))
 
 
 def test_small_blocks_give_sacrebleus_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Memory is bounded by blocks of resamples; the numbers must not depend on the block."""
-    monkeypatch.setattr(significance, "_CHUNK_CELLS", 7 * 100)
+    monkeypatch.setattr(draws, "CHUNK_CELLS", 7 * 100)
     systems, refs = _subset(100)
     _, expected = _sacrebleu_paired(systems, refs, "bs", 300)
     _assert_same(bleu.paired_bootstrap(systems, refs, n_samples=300), expected)
@@ -374,7 +375,7 @@ def test_resampled_sums_are_exact_integers(scale: int) -> None:
     rng = np.random.default_rng(5)
     stats = rng.integers(0, 40, size=(300, 10)) * scale
     indices = rng.integers(0, 300, size=(50, 300))
-    resampler = significance._Resampler([stats], BLEUScorer(BLEUOptions(max_ngram_order=4)))
+    resampler = draws.Resampler([stats], BLEUScorer(BLEUOptions(max_ngram_order=4)))
     np.testing.assert_array_equal(resampler.sums(indices), stats[indices].sum(axis=1))
 
 
@@ -385,7 +386,7 @@ def test_resampled_float_sums_are_numpys_float32_sums_as_sacrebleu_takes_them() 
     stats = np.stack([rng.integers(0, 30, 500), rng.integers(1, 90, 500) / 3], axis=1)
     indices = rng.integers(0, 500, size=(40, 500))
     scorer = _FloatScorer()
-    ours = significance._Resampler([stats], scorer).sums(indices)
+    ours = draws.Resampler([stats], scorer).sums(indices)
     theirs = np.array(stats, dtype="float32")[indices]
     for k in range(len(indices)):
         np.testing.assert_array_equal(ours[k], theirs[k].sum(0))
@@ -481,7 +482,7 @@ def test_identical_systems_give_the_smallest_p_count() -> None:
 @pytest.mark.parametrize("run", ["bs", "ar", "text", "pairwise"])
 def test_progress_is_reported_per_chunk_and_ends_at_one(run: str,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(significance, "_CHUNK_CELLS", 100 * 100)  # 100 resamples per chunk
+    monkeypatch.setattr(draws, "CHUNK_CELLS", 100 * 100)  # 100 resamples per chunk
     stats, options = _stats()
     seen: list[float] = []
     if run == "bs":
@@ -567,7 +568,7 @@ def test_other_metrics_paired_tests_equal_sacrebleu(name: str, small_blocks: boo
     ones (averaged reference lengths: thirds here) give sacrebleu's p-values, means and CIs,
     whatever the block of resamples."""
     if small_blocks:
-        monkeypatch.setattr(significance, "_CHUNK_CELLS", 7 * 100)
+        monkeypatch.setattr(draws, "CHUNK_CELLS", 7 * 100)
     systems, refs = _subset(100)
     ours_metric = registry.get(name).make(refs)
     stats = {system: ours_metric.segment_stats(hyps) for system, hyps in systems.items()}

@@ -17,6 +17,7 @@ from ...metrics.bleu.clipping import credited, lookup
 from ...metrics.bleu.score import BLEUOptions
 from ...metrics.significance import (
     DEFAULT_SEED,
+    ScorerSource,
     as_scorer,
     bootstrap_ci_from_stats,
 )
@@ -57,7 +58,7 @@ def assign_buckets(values: np.ndarray, cutoffs: Sequence[float]) -> np.ndarray:
 
 
 def score_by_bucket(stats: Mapping[str, np.ndarray], buckets: Mapping[str, np.ndarray],
-                    labels: Sequence[str], metric: BLEUOptions | StatsScorer, *,
+                    labels: Sequence[str], metric: StatsScorer | ScorerSource, *,
                     n_samples: int = 1000, seed: int = DEFAULT_SEED) -> pd.DataFrame:
     """Each system's corpus score on each bucket of its segments (BLEU's options or any
     metric's scorer), with a bootstrap interval.

@@ -11,8 +11,8 @@ from ...errors import InputError
 from ...evaluation.paired import check_pair
 from ...i18n import N_, tr
 from ...metrics.base import StatsScorer
-from ...metrics.bleu.score import BLEUOptions
 from ...metrics.significance import (
+    ScorerSource,
     as_scorer,
 )
 
@@ -38,7 +38,7 @@ def contribution_columns(metric: str = "BLEU") -> dict[str, Column]:
 
 
 def contributions(stats_a: np.ndarray, stats_b: np.ndarray,
-                  metric: BLEUOptions | StatsScorer) -> pd.DataFrame:
+                  metric: StatsScorer | ScorerSource) -> pd.DataFrame:
     """Per segment: the corpus score's change when it is left out, and A's change when it takes
     B's output, for BLEU (its options) or any metric's scorer.
 

@@ -47,6 +47,11 @@ class BLEUOptions:
                 f"max_ngram_order must be an integer >= 1, got {self.max_ngram_order!r}."
             )
 
+    def scorer(self) -> BLEUScorer:
+        """BLEU's scorer of summed statistics with these options (what significance tests
+        resample with)."""
+        return BLEUScorer(self)
+
     @property
     def stats_columns(self) -> int:
         """Columns of a statistics row: hyp_len, ref_len, then matches and totals per order."""

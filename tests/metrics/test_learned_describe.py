@@ -1,4 +1,4 @@
-"""What the app and the command line say about a learned metric (bleu.explore.learned_metrics):
+"""What the app and the command line say about a learned metric (bleu.metrics.learned.describe):
 the label after the model however it was given, the plan (cached, to compute, time, device) and
 the progress line, from the core's Plan and Progress. No torch needed."""
 
@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bleu.explore.learned_metrics import (
+from bleu.metrics.learned import Estimate, Plan, Progress
+from bleu.metrics.learned.describe import (
     device_text,
     duration_text,
     metric_label,
@@ -14,7 +15,6 @@ from bleu.explore.learned_metrics import (
     plan_text,
     progress_text,
 )
-from bleu.metrics.learned import Estimate, Plan, Progress
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
 

@@ -4,11 +4,11 @@ on which device) and the progress during one. Text only: nothing here loads a mo
 
 from __future__ import annotations
 
-from ..display.formatting import COUNT
-from ..i18n import tr
-from ..metrics.learned.progress import Estimate, Progress
-from ..metrics.learned.runner import Plan
-from ..metrics.learned.signature import model_name
+from ...i18n import tr
+from ...number_rule import COUNT
+from .progress import Estimate, Progress
+from .runner import Plan
+from .signature import model_name
 
 
 def metric_label(metric: str, requested: str, num_layers: int | None = None) -> str:
