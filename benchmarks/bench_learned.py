@@ -1,181 +1,239 @@
-"""COMET and BERTScore on this machine: segments per second with base-size models, ours
-(``bleu.metrics.learned``) against the libraries' own calls, and what the bundled sample would
-take.
+"""COMET and BERTScore: segments per second of the reference libraries and of ours
+(``bleu.metrics.learned``), side by side in one process, with the scores checked equal.
 
-No model is downloaded: base-size architectures get random weights (the time of a forward pass
-does not depend on the weights' values), built here with a SentencePiece vocabulary trained on
-the sample's text (8,000 pieces; XLM-R's own has 250,002, which splits German into a similar
-number of tokens, so the embedding lookups differ and the layers' work does not).
+Run it in the oracle environment, which has unbabel-comet and bert-score (they pin numpy < 2, so
+the app's environment cannot hold them) and this package:
 
-- COMET: XLM-R base (12 layers, hidden 768) under wmt22-comet-da's regression head
-  (3072, 1024), one system of the sample with reference A; ours vs ``model.predict(gpus=0)``.
-- BERTScore: the same encoder, 9 layers (bert_score's choice for xlm-roberta-base), two
-  references; ours vs ``bert_score.score``.
+    .venv-oracle/bin/python benchmarks/bench_learned.py [--shape base|large] [--segments 64]
+        [--systems 3] [--bertscore-segments 128] [--skip-bertscore]
 
-Both sides' scores are checked equal (to float32 rounding for COMET's and bert_score's own
-batching) before a time is printed. Our estimate made before the first batch is printed beside
-the measured time. The extrapolation for the sample (9 systems x 2,037 segments x 2 references)
-scales our time by segments (COMET, one run per reference) or by distinct sentences to embed
-(BERTScore). No GPU here: these are CPU times.
+No model is downloaded: the architectures get random weights (a forward pass takes as long
+whatever the weights' values), on a SentencePiece vocabulary of 8,000 pieces trained on the
+bundled sample (XLM-R's own has 250,002; it splits German into a similar number of tokens).
 
-    python benchmarks/bench_learned.py [--comet-segments 64] [--bertscore-segments 256]
+- COMET: XLM-R (base: 12 layers, width 768; large: 24 layers, width 1024, wmt22-comet-da's
+  shape) under wmt22-comet-da's regression head (3072, 1024; sparsemax layer mix), the first
+  ``--segments`` segments of ``--systems`` systems of the sample with reference A:
+  ``model.predict`` on all systems' samples (batch 16, gpus=0), comet-score's multi-system run
+  as its command line does it (``model.half()``, ``set_embedding_cache()``, one ``predict`` per
+  system), and ours (each distinct text once, batches by length).
+- BERTScore: the base encoder, 9 layers, two references; ``bert_score.score`` on every system
+  in one call (it embeds each distinct sentence once) and one call per system (as systems are
+  usually scored: the references embedded again for each), against ours.
+
+Every side runs on the same torch threads (this process's cores). Printed: seconds, segments
+per second, our ratio to each, the largest score difference to ``predict`` / ``score``, our
+estimate beside our time, and the load average (other work on the machine slows both sides).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 os.environ["HF_HUB_OFFLINE"] = "1"
+os.environ["TRANSFORMERS_OFFLINE"] = "1"
 
-SAMPLE = Path(__file__).resolve().parents[1] / "sample_data"
-SYSTEM_NAMES = ("JDExploreAcademy", "Lan-Bridge", "Online-A", "Online-B", "Online-G", "Online-W",
-                "Online-Y", "OpenNMT", "PROMT")
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE = REPO / "sample_data"
+SYSTEM_NAMES = ("PROMT", "Online-W", "JDExploreAcademy", "Lan-Bridge", "Online-A", "Online-B",
+                "Online-G", "Online-Y", "OpenNMT")
+SHAPES = {"base": (768, 12, 12, 3072), "large": (1024, 24, 16, 4096)}
 
 
 def lines(name: str) -> list[str]:
     return (SAMPLE / f"generaltest2022.en-de.{name}").read_text(encoding="utf-8").splitlines()
 
 
-def build_encoder(folder: Path) -> Path:
-    """XLM-R base with random weights and a vocabulary trained on the sample."""
+def build_encoder(folder: Path, shape: str) -> Path:
+    """XLM-R of ``shape`` with random weights and a vocabulary trained on the sample."""
     import sentencepiece
     import torch
-    from transformers import (
-        XLMRobertaConfig,
-        XLMRobertaModel,
-        XLMRobertaTokenizer,
-        XLMRobertaTokenizerFast,
-    )
+    from transformers import XLMRobertaConfig, XLMRobertaModel, XLMRobertaTokenizer
 
+    folder.mkdir(parents=True)
     text = folder / "train.txt"
-    text.write_text("\n".join(lines("src.en") + lines("ref.A.de") + lines("ref.B.de")),
+    text.write_text("\n".join(lines("src.en") + lines("ref.A.de") + lines("hyp.PROMT.de")),
                     encoding="utf-8")
     sentencepiece.SentencePieceTrainer.train(
-        input=str(text), model_prefix=str(folder / "spm"), vocab_size=8000,
+        input=str(text), model_prefix=str(folder / "sentencepiece.bpe"), vocab_size=8000,
         model_type="unigram", character_coverage=1.0, minloglevel=2)
-    encoder = folder / "xlmr-base"
-    XLMRobertaTokenizer(vocab_file=str(folder / "spm.model"),
-                        model_max_length=512).save_pretrained(encoder)
-    XLMRobertaTokenizerFast.from_pretrained(encoder).save_pretrained(encoder)
+    tokenizer = XLMRobertaTokenizer(vocab_file=str(folder / "sentencepiece.bpe.model"))
+    tokenizer.save_pretrained(folder)
+    width, layers, heads, inner = SHAPES[shape]
+    config = XLMRobertaConfig(vocab_size=len(tokenizer) + 4, hidden_size=width,
+                              num_hidden_layers=layers, num_attention_heads=heads,
+                              intermediate_size=inner, max_position_embeddings=514)
     torch.manual_seed(0)
-    config = XLMRobertaConfig(vocab_size=8002, hidden_size=768, num_hidden_layers=12,
-                              num_attention_heads=12, intermediate_size=3072,
-                              max_position_embeddings=514)
-    XLMRobertaModel(config).save_pretrained(encoder)
-    return encoder
+    XLMRobertaModel(config, add_pooling_layer=False).save_pretrained(folder)
+    return folder
 
 
 def build_comet(encoder: Path, folder: Path) -> Path:
-    """wmt22-comet-da's architecture on the base encoder, saved as COMET saves a model."""
-    import pytorch_lightning
+    """A COMET regression model of wmt22-comet-da's head on ``encoder`` (COMET's own class)."""
     import torch
     import yaml
     from comet.models import RegressionMetric
 
     torch.manual_seed(1)
     model = RegressionMetric(pretrained_model=str(encoder), load_pretrained_weights=False,
-                             local_files_only=True, hidden_sizes=[3072, 1024])
+                             local_files_only=True, layer_transformation="sparsemax",
+                             hidden_sizes=[3072, 1024], activations="Tanh")
+    with torch.no_grad():
+        for parameter in model.layerwise_attention.scalar_parameters:
+            parameter.copy_(torch.randn(1))
     (folder / "checkpoints").mkdir(parents=True)
     hparams = dict(model.hparams)
     (folder / "hparams.yaml").write_text(yaml.safe_dump(hparams), encoding="utf-8")
     torch.save({"state_dict": model.state_dict(), "hyper_parameters": hparams,
-                "pytorch-lightning_version": pytorch_lightning.__version__},
+                "pytorch-lightning_version": "2.6.0"},
                folder / "checkpoints" / "model.ckpt")
     return folder
 
 
-def timed(run):  # type: ignore[no-untyped-def]
+def timed(action):  # type: ignore[no-untyped-def]
     start = time.perf_counter()
-    result = run()
-    return time.perf_counter() - start, result
+    found = action()
+    return found, time.perf_counter() - start
 
 
-def close(ours: list[float], theirs: list[float], what: str) -> None:
-    worst = max(abs(a - b) for a, b in zip(ours, theirs, strict=True))
-    if worst > 1e-5:
-        raise AssertionError(f"{what}: our scores differ from the library's by {worst}")
+def load() -> str:
+    return "load average " + ", ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
-def bench_comet(encoder: Path, folder: Path, n: int) -> tuple[float, float]:
-    """Ours and COMET's predict on ``n`` segments; returns (our seconds, estimate)."""
+def bench_comet(folder: Path, segments: int, systems: int, with_cli: bool = True) -> None:
     from comet import load_from_checkpoint
 
-    from bleu.metrics.learned import CometScorer, Progress, score
+    from bleu.metrics.learned import MemoryScoreCache, load_comet, plan, score
 
-    src, ref, hyp = lines("src.en")[:n], lines("ref.A.de")[:n], lines("hyp.PROMT.de")[:n]
-    scorer = CometScorer(build_comet(encoder, folder), device="cpu")
-    reports: list[Progress] = []
-    ours_time, ours = timed(lambda: score(scorer, {"PROMT": hyp}, sources=src, references=[ref],
-                                          progress=reports.append))
-    model = load_from_checkpoint(str(folder / "checkpoints" / "model.ckpt"),
-                                 local_files_only=True)
-    samples = [{"src": s, "mt": m, "ref": r} for s, m, r in zip(src, hyp, ref, strict=True)]
-    theirs_time, theirs = timed(lambda: model.predict(samples, batch_size=16, gpus=0,
-                                                      progress_bar=False))
-    close(ours.systems[0].scores.tolist(), theirs.scores, "COMET")
-    estimate = reports[0].estimate.seconds
-    print(f"COMET     {n:5d} segments  ours {ours_time:7.1f} s ({n / ours_time:5.1f} seg/s)   "
-          f"comet predict {theirs_time:7.1f} s ({n / theirs_time:5.1f} seg/s)   "
-          f"x{theirs_time / ours_time:4.2f}   our estimate before the start {estimate:6.1f} s")
-    return ours_time, estimate
+    names = SYSTEM_NAMES[:systems]
+    source, reference = lines("src.en")[:segments], lines("ref.A.de")[:segments]
+    outputs = {name: lines(f"hyp.{name}.de")[:segments] for name in names}
+    samples = [{"src": s, "mt": m, "ref": r} for name in names
+               for s, m, r in zip(source, outputs[name], reference, strict=True)]
+    total = len(samples)
+    checkpoint = str(folder / "checkpoints" / "model.ckpt")
+    print(f"COMET, {len(names)} systems x {segments} segments = {total} ({load()})")
+
+    model = load_from_checkpoint(checkpoint, local_files_only=True)
+    predicted, predict_seconds = timed(lambda: model.predict(samples, batch_size=16, gpus=0,
+                                                             progress_bar=False))
+    reference_scores = predicted.scores
+
+    if with_cli:
+        cli = load_from_checkpoint(checkpoint, local_files_only=True)  # as comet-score does
+        cli.eval()
+        cli.half()
+        cli.set_embedding_cache()
+
+    def comet_score() -> list[float]:
+        found: list[float] = []
+        for name in names:
+            found += cli.predict([{"src": s, "mt": m, "ref": r} for s, m, r in zip(
+                source, outputs[name], reference, strict=True)], batch_size=16, gpus=0,
+                progress_bar=False, accelerator="cpu").scores
+        return found
+
+    cli_scores, cli_seconds = timed(comet_score) if with_cli else (reference_scores, 0.0)
+
+    ours_model = load_comet(folder)
+    planned, plan_seconds = timed(lambda: plan(ours_model, outputs, sources=source,
+                                               references=[reference],
+                                               cache=MemoryScoreCache()))
+    ours, run_seconds = timed(lambda: score(ours_model, outputs, sources=source,
+                                            references=[reference], cache=MemoryScoreCache()))
+    ours_seconds = plan_seconds + run_seconds
+    ours_scores = [v for system in ours.systems for v in system.scores.tolist()]
+    ours_diff = max(abs(a - b) for a, b in zip(ours_scores, reference_scores, strict=True))
+    cli_diff = max(abs(a - b) for a, b in zip(cli_scores, reference_scores, strict=True))
+    rows = [("comet predict", predict_seconds, "0"),
+            *([("comet-score (fp16, cache on)", cli_seconds, f"{cli_diff:.1e}")]
+              if with_cli else []),
+            ("ours (plan + run)", ours_seconds, f"{ours_diff:.1e}")]
+    for label, seconds, diff in rows:
+        print(f"  {label:32s} {seconds:8.1f} s  {total / seconds:7.2f} seg/s  "
+              f"max |score - predict| {diff}")
+    versus_cli = f", ours / comet-score {cli_seconds / ours_seconds:.2f}x" if with_cli else ""
+    print(f"  ours / predict {predict_seconds / ours_seconds:.2f}x{versus_cli}; our plan said "
+          f"{planned.estimate.seconds:.1f} s "
+          f"for the run after its timed batch, which took {run_seconds:.1f} s ({load()})")
+    if ours_diff > 1e-6:
+        sys.exit(f"scores differ from predict by {ours_diff}")
 
 
-def bench_bertscore(encoder: Path, n: int) -> tuple[float, int]:
-    """Ours and bert_score.score on ``n`` segments x 2 references; returns (our seconds,
-    distinct sentences embedded)."""
+def bench_bertscore(encoder: Path, segments: int, systems: int) -> None:
     from bert_score import score as bert_score
 
-    from bleu.metrics.learned import BertScoreScorer, Progress, score
+    from bleu.metrics.learned import BertScoreScorer, MemoryScoreCache, score
 
-    hyp, ref_a, ref_b = lines("hyp.PROMT.de")[:n], lines("ref.A.de")[:n], lines("ref.B.de")[:n]
-    scorer = BertScoreScorer(encoder, num_layers=9, device="cpu", chunk_size=n)
-    reports: list[Progress] = []
-    ours_time, ours = timed(lambda: score(scorer, {"PROMT": hyp}, references=[ref_a, ref_b],
-                                          progress=reports.append))
-    theirs_time, theirs = timed(lambda: bert_score(
-        hyp, [[a, b] for a, b in zip(ref_a, ref_b, strict=True)], model_type=str(encoder),
-        num_layers=9, batch_size=64))
-    close(ours.systems[0].scores.tolist(), theirs[2].tolist(), "BERTScore")
-    sentences = len(set(hyp + ref_a + ref_b))
-    print(f"BERTScore {n:5d} segments  ours {ours_time:7.1f} s ({n / ours_time:5.1f} seg/s)   "
-          f"bert_score    {theirs_time:7.1f} s ({n / theirs_time:5.1f} seg/s)   "
-          f"x{theirs_time / ours_time:4.2f}   our estimate before the start "
-          f"{reports[0].estimate.seconds:6.1f} s")
-    return ours_time, sentences
+    names = SYSTEM_NAMES[:systems]
+    refs = [lines("ref.A.de")[:segments], lines("ref.B.de")[:segments]]
+    outputs = {name: lines(f"hyp.{name}.de")[:segments] for name in names}
+    candidates = [h for name in names for h in outputs[name]]
+    per_segment = [list(pair) for pair in zip(*refs, strict=True)] * len(names)
+    print(f"BERTScore, {len(names)} systems x {segments} segments, 2 references ({load()})")
+    (_, _, theirs), their_seconds = timed(lambda: bert_score(
+        candidates, per_segment, model_type=str(encoder), num_layers=9, batch_size=64))
 
+    def per_system() -> list[float]:  # as a user scores systems: one call each
+        found: list[float] = []
+        for name in names:
+            found += bert_score(outputs[name], [list(p) for p in zip(*refs, strict=True)],
+                                model_type=str(encoder), num_layers=9,
+                                batch_size=64)[2].tolist()
+        return found
 
-def minutes(seconds: float) -> str:
-    return f"{seconds / 60:,.0f} min ({seconds / 3600:.1f} h)"
+    each, each_seconds = timed(per_system)
+    scorer = BertScoreScorer(encoder, num_layers=9)
+    ours, our_seconds = timed(lambda: score(scorer, outputs, references=refs,
+                                            cache=MemoryScoreCache()))
+    ours_f1 = [v for system in ours.systems for v in system.scores.tolist()]
+    diff = max(abs(a - b) for a, b in zip(ours_f1, theirs.tolist(), strict=True))
+    total = len(candidates)
+    print(f"  {'bert_score.score, one call':32s} {their_seconds:8.1f} s  "
+          f"{total / their_seconds:7.2f} seg/s")
+    print(f"  {'bert_score.score, per system':32s} {each_seconds:8.1f} s  "
+          f"{total / each_seconds:7.2f} seg/s  max |F1 - one call| "
+          f"{max(abs(a - b) for a, b in zip(each, theirs.tolist(), strict=True)):.1e}")
+    print(f"  {'ours (plan + run)':32s} {our_seconds:8.1f} s  {total / our_seconds:7.2f} seg/s  "
+          f"max |F1 - bert_score| {diff:.1e}")
+    print(f"  ours / bert_score: {their_seconds / our_seconds:.2f}x one call, "
+          f"{each_seconds / our_seconds:.2f}x per system ({load()})")
+    if diff > 1e-6:
+        sys.exit(f"F1 differs from bert_score by {diff}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--comet-segments", type=int, default=64)
-    parser.add_argument("--bertscore-segments", type=int, default=256)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shape", choices=sorted(SHAPES), default="base")
+    parser.add_argument("--segments", type=int, default=64)
+    parser.add_argument("--systems", type=int, default=3)
+    parser.add_argument("--bertscore-segments", type=int, default=128)
+    parser.add_argument("--skip-bertscore", action="store_true")
+    parser.add_argument("--skip-comet", action="store_true")
+    parser.add_argument("--skip-comet-score", action="store_true",
+                        help="leave comet-score's run out (fp16 on a CPU is slow)")
     args = parser.parse_args()
     import torch
 
-    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, GPU: "
-          f"{'yes' if torch.cuda.is_available() else 'none (CPU times)'}; load average "
-          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (other work slows both sides)")
-    with tempfile.TemporaryDirectory() as folder:
-        encoder = build_encoder(Path(folder))
-        comet_time, _ = bench_comet(encoder, Path(folder) / "comet", args.comet_segments)
-        bert_time, sentences = bench_bertscore(encoder, args.bertscore_segments)
-    segments = 9 * 2037
-    all_sentences = len({line for name in SYSTEM_NAMES for line in lines(f"hyp.{name}.de")}
-                        | set(lines("ref.A.de")) | set(lines("ref.B.de")))
-    per_reference = comet_time / args.comet_segments * segments
-    print(f"load average now {os.getloadavg()[0]:.1f}")
-    print(f"the sample, {len(SYSTEM_NAMES)} systems x 2,037 segments x 2 references, on this CPU:")
-    print(f"  COMET (base size), one reference: {minutes(per_reference)}; both references: "
-          f"{minutes(2 * per_reference)}")
-    print(f"  BERTScore (base size, 9 layers), both references ({all_sentences:,} distinct "
-          f"sentences): {minutes(bert_time / sentences * all_sentences)}")
+    from bleu.metrics.learned._libraries import machine_threads
+
+    torch.set_num_threads(machine_threads())
+    os.environ["BLEU_EXPLORER_TORCH_THREADS"] = str(machine_threads())
+    print(f"torch {torch.__version__}, {torch.get_num_threads()} threads, shape {args.shape}")
+    with tempfile.TemporaryDirectory() as root:
+        encoder = build_encoder(Path(root) / "encoder", args.shape)
+        if not args.skip_comet:
+            bench_comet(build_comet(encoder, Path(root) / "comet"), args.segments, args.systems,
+                        not args.skip_comet_score)
+        if not args.skip_bertscore:
+            base = encoder if args.shape == "base" else build_encoder(Path(root) / "base",
+                                                                      "base")
+            bench_bertscore(base, args.bertscore_segments, args.systems)
 
 
 if __name__ == "__main__":

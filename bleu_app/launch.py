@@ -3,8 +3,9 @@
 Runs ``streamlit run`` on the packaged ``server.py`` (``app.py`` with its server's cookie route)
 with the settings of ``streamlit.toml`` (the same file the repository's ``.streamlit/config.toml``
 mirrors, tested), passed as flags so that no ``.streamlit`` folder is needed where the command is
-started. ``--db`` and ``--shared`` set the environment the workspaces read (``BLEU_EXPLORER_DB``,
-``BLEU_EXPLORER_SHARED``). Other Streamlit settings come from its own environment variables, e.g.
+started. ``--db``, ``--shared`` and ``--models`` set the environment the workspaces and the
+learned metrics read (``BLEU_EXPLORER_DB``, ``BLEU_EXPLORER_SHARED``, ``BLEU_EXPLORER_MODELS``).
+Other Streamlit settings come from its own environment variables, e.g.
 ``STREAMLIT_SERVER_COOKIE_SECRET`` for replicas behind one proxy (docs/deploy.md).
 """
 
@@ -37,7 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
                              "(sets BLEU_EXPLORER_DB; default: the user's data folder).")
     parser.add_argument("--shared", action="store_true",
                         help="A lab or class server: list every workspace to every visitor "
-                             "(sets BLEU_EXPLORER_SHARED=1).")
+                             "(sets BLEU_EXPLORER_SHARED=1); visitors pick learned-metric "
+                             "models among those of --models only.")
+    parser.add_argument("--models", action="append", default=None, metavar="FOLDER",
+                        help="A model folder, or a folder of model folders, offered for "
+                             "learned metrics (repeatable; sets BLEU_EXPLORER_MODELS).")
     return parser
 
 
@@ -76,6 +81,8 @@ def command(argv: Sequence[str]) -> tuple[list[str], dict[str, str]]:
         environment["BLEU_EXPLORER_DB"] = args.db
     if args.shared:
         environment["BLEU_EXPLORER_SHARED"] = "1"
+    if args.models:
+        environment["BLEU_EXPLORER_MODELS"] = os.pathsep.join(args.models)
     line = [sys.executable, "-m", "streamlit", "run", str(HERE / "server.py"), *settings_flags(),
             f"--server.port={args.port}", f"--server.address={args.host}"]
     return line, environment

@@ -26,19 +26,21 @@ if [ ${#missing[@]} -gt 0 ]; then
     fi
 fi
 
-# Two environments. The learned extra (COMET, BERTScore) holds numpy < 2, protobuf < 5 and so
-# Streamlit <= 1.60 (unbabel-comet 2.2's pins), so the main suite runs where everything else is
-# as new as it installs, and the learned-metric tests (marked ``learned``) in a second
-# environment that has the extra. torch goes in first, pinned: this machine's pip takes
-# 2.13.0's CPU build from a local file, where an unpinned torch would fetch a CUDA build of
-# several GB. The second environment adds about 2 minutes and 2.3 GB (measured on this VM).
-for venv in .venv .venv-learned; do
+# Two environments. The app's (.venv) has everything, the learned extra included (torch,
+# transformers: COMET, BERTScore and MetricX computed natively, with numpy 2 and the newest
+# Streamlit). The oracle environment (.venv-oracle) holds the reference libraries that pin old
+# packages (unbabel-comet 2.2.7: numpy < 2, protobuf < 5; bert-score): the parity tests send it
+# their tiny models and inputs (tests/metrics/learned/oracle.py) and compare, and the tests of
+# the models still computed through unbabel-comet (xCOMET, CometKiwi: marked ``unified``) run
+# in it. torch goes in first, pinned: this machine's pip takes 2.13.0's CPU build from a local
+# file, where an unpinned torch would fetch a CUDA build of several GB.
+for venv in .venv .venv-oracle; do
     [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
     "$venv/bin/python" -m pip install -q -U pip
+    "$venv/bin/python" -m pip install -q "torch==2.13.0"
 done
-.venv/bin/python -m pip install -q -e ".[test]"
-.venv-learned/bin/python -m pip install -q "torch==2.13.0"
-.venv-learned/bin/python -m pip install -q -e ".[test,learned]"
+.venv/bin/python -m pip install -q -e ".[test,learned]"
+.venv-oracle/bin/python -m pip install -q -e ".[learned-unified]" "pytest>=8" "hypothesis>=6.100"
 
 # --quick (first argument): the tests a developer runs between changes, in a few minutes:
 # everything but the ``slow`` ones (browsers, servers, deployments, the whole test sets, long
@@ -53,7 +55,8 @@ parallel=(-n auto --dist loadfile)
 
 .venv/bin/python -m ruff check .
 .venv/bin/lint-imports --no-cache  # the architecture's contracts (pyproject.toml)
-.venv/bin/python -m pytest "${parallel[@]}" -m "not learned${selection}" "$@"
-# exit status 5: none of the given tests needs the extra
-.venv-learned/bin/python -m pytest "${parallel[@]}" -m "learned${selection}" "$@" \
-    || [ $? -eq 5 ]
+# the parity tests fail (rather than skip) if the oracle environment is missing
+BLEU_REQUIRE_ORACLE=1 .venv/bin/python -m pytest "${parallel[@]}" -m "not unified${selection}" "$@"
+# exit status 5: none of the given tests needs unbabel-comet itself
+.venv-oracle/bin/python -m pytest -m "unified${selection}" -p no:cacheprovider tests/metrics/learned \
+    tests/app/test_learned_app.py "$@" || [ $? -eq 5 ]

@@ -112,7 +112,7 @@ def _score(args: argparse.Namespace, stdin: TextIO | None, out: TextIO) -> None:
                            "are not saved with them (the app's Metrics & human scores page adds "
                            "them)."))
         scored = add_score_files(evaluation, args, taken)
-    if set(args.metrics) & {"comet", "bertscore"}:
+    if set(args.metrics) & {"comet", "bertscore", "metricx"}:
         from .learned import add_learned_metrics
 
         scored = add_learned_metrics(evaluation, args, [*taken, *scored]) + scored

@@ -1,12 +1,14 @@
-"""The command line's learned metrics, ``-m comet`` and ``-m bertscore``: computed from a model on
-this machine (``bleu.metrics.learned``; never downloaded), cached in the workspace database by
-model and text (so a second run, or the app, takes them from there), then scored and tested as a
-``--scores`` metric is (added to the evaluation: rows, confidence intervals and paired tests
-on segment scores). Loaded only when one is asked for; the libraries load when a model does.
+"""The command line's learned metrics, ``-m comet``, ``-m bertscore`` and ``-m metricx``:
+computed from a model on this machine (``bleu.metrics.learned``; never downloaded), cached in the
+workspace database by model and text (so a second run, or the app, takes them from there), then
+scored and tested as a ``--scores`` metric is (added to the evaluation: rows, confidence
+intervals and paired tests on segment scores), in the direction its registry entry declares
+(MetricX: lower is better). Loaded only when one is asked for (through the registry's ``load``).
 
-The plan (segments to compute, those cached, the estimated time and device) is logged before
-the first batch; a progress line follows on stderr when it is a terminal. Interrupted (Ctrl+C),
-a run keeps its finished batches in the cache.
+The plan (segments to compute, those cached, the time estimated from one timed batch, the
+device) is logged before the first batch, the signature after the scores; a progress line
+follows on stderr when it is a terminal. Interrupted (Ctrl+C), a run keeps its finished batches
+in the cache.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from ..evaluation import Evaluation, registry
 from ..i18n import tr
 from ..metrics.learned import Plan, Progress, ProgressCallback, Scorer, score
 from ..metrics.learned.background import FallbackScoreCache
-from ..metrics.learned.describe import metric_label, plan_text, progress_text
+from ..metrics.learned.describe import plan_text, progress_text
 from ..number_rule import COUNT
 from ..workspace.config import database_location
 from ..workspace.score_cache import score_cache
@@ -31,9 +33,10 @@ from .scores import CLI_HINT, check_pairs
 logger = logging.getLogger("bleu.cli")
 
 #: the learned metrics of ``-m``, and the flag that names each one's model
-LEARNED_METRICS = {"comet": "--comet-model", "bertscore": "--bertscore-model"}
-#: how the metrics are called in labels and messages
-NAMES = {"comet": "COMET", "bertscore": "BERTScore"}
+LEARNED_METRICS = {"comet": "--comet-model", "bertscore": "--bertscore-model",
+                   "metricx": "--metricx-model"}
+#: the learned metrics that read the source
+READS_SOURCE = ("comet", "metricx")
 PROG = "bleu-explorer"
 #: exit status after Ctrl+C, as a shell reports a process ended by SIGINT
 INTERRUPTED = 130
@@ -47,7 +50,7 @@ def asked(args: argparse.Namespace) -> list[str]:
 def check_flags(args: argparse.Namespace) -> None:
     """Each learned metric has its model, each model flag its metric; no ``--sentence-level``."""
     metrics = asked(args)
-    models = {"comet": args.comet_model, "bertscore": args.bertscore_model}
+    models = _models(args)
     for metric, flag in LEARNED_METRICS.items():
         if metric in metrics and not models[metric]:
             raise CommandLineError(tr(
@@ -59,29 +62,38 @@ def check_flags(args: argparse.Namespace) -> None:
     if args.bertscore_layers is not None and "bertscore" not in metrics:
         raise CommandLineError(tr("--bertscore-layers is for -m bertscore, which is not asked "
                                   "for."))
-    for flag, given in (("--source", args.source), ("--comet-no-reference",
-                                                    args.comet_no_reference)):
-        if given and "comet" not in metrics:
-            raise CommandLineError(tr("{flag} is read by -m comet only, which is not asked "
-                                      "for.").format(flag=flag))
+    if args.metricx_tokenizer is not None and "metricx" not in metrics:
+        raise CommandLineError(tr("--metricx-tokenizer is for -m metricx, which is not asked "
+                                  "for."))
+    if args.source and not set(READS_SOURCE) & set(metrics):
+        raise CommandLineError(tr("--source is read by -m comet and -m metricx only, which are "
+                                  "not asked for."))
+    if args.comet_no_reference and "comet" not in metrics:
+        raise CommandLineError(tr("{flag} is read by -m comet only, which is not asked "
+                                  "for.").format(flag="--comet-no-reference"))
     if metrics and args.sentence_level:
         raise CommandLineError(tr("-m {metric} is not available with --sentence-level: its "
                                   "segment scores are in the table's paired tests and "
                                   "confidence intervals.").format(metric=metrics[0]))
 
 
-def _scorer(metric: str, args: argparse.Namespace) -> tuple[Scorer, str]:
-    """The model loaded (the slow part), and the label its scores are shown under."""
-    from ..metrics.learned import BertScoreScorer, CometScorer
+def _models(args: argparse.Namespace) -> dict[str, str | None]:
+    return {"comet": args.comet_model, "bertscore": args.bertscore_model,
+            "metricx": args.metricx_model}
 
-    model = args.comet_model if metric == "comet" else args.bertscore_model
-    logger.info(tr("Loading the {metric} model {model}…").format(metric=NAMES[metric],
+
+def _scorer(metric: str, args: argparse.Namespace) -> tuple[Scorer, str]:
+    """The model loaded through its registry entry (the slow part), and the label its scores
+    are shown under."""
+    spec = registry.by_command_name(metric)
+    model = str(_models(args)[metric])
+    options = {"bertscore": {"num_layers": args.bertscore_layers},
+               "metricx": {"tokenizer": args.metricx_tokenizer}}.get(metric, {})
+    logger.info(tr("Loading the {metric} model {model}…").format(metric=spec.name,
                                                                  model=model))
-    if metric == "comet":
-        scorer: Scorer = CometScorer(model)
-        return scorer, metric_label(NAMES[metric], model)
-    scorer = BertScoreScorer(model, num_layers=args.bertscore_layers)
-    return scorer, metric_label(NAMES[metric], model, scorer.num_layers)  # type: ignore[attr-defined]
+    scorer: Scorer = spec.load(model, **options)  # type: ignore[misc]
+    layers = scorer.num_layers if metric == "bertscore" else None  # type: ignore[attr-defined]
+    return scorer, spec.label(model, num_layers=layers)  # type: ignore[misc]
 
 
 def terminal_progress(label: str, stream: TextIO, quiet: bool) -> ProgressCallback:
@@ -109,10 +121,11 @@ def _gpu_name() -> str | None:
     return str(torch.cuda.get_device_name(0))
 
 
-def _source(args: argparse.Namespace, n_segments: int) -> list[str]:
+def _source(args: argparse.Namespace, n_segments: int, metric: str) -> list[str]:
     if not args.source:
-        raise CommandLineError(tr("-m comet reads the source segments: give them with --source "
-                                  "FILE (one segment a line, as the references)."))
+        raise CommandLineError(tr("-m {metric} reads the source segments: give them with "
+                                  "--source FILE (one segment a line, as the references).")
+                               .format(metric=metric))
     sources = read_segments(args.source, args.encoding, args.line_limit)
     if len(sources) != n_segments:
         raise CommandLineError(tr("{path} has {found} lines, but the systems have {expected}; "
@@ -129,7 +142,8 @@ def add_learned_metrics(evaluation: Evaluation, args: argparse.Namespace,
     metrics = asked(args)
     if not metrics:
         return []
-    sources = _source(args, evaluation.n_segments) if "comet" in metrics else None
+    reading = [metric for metric in metrics if metric in READS_SOURCE]
+    sources = _source(args, evaluation.n_segments, reading[0]) if reading else None
     cache = FallbackScoreCache(score_cache(database_location()))
     labels = []
     for metric in metrics:
@@ -151,6 +165,8 @@ def add_learned_metrics(evaluation: Evaluation, args: argparse.Namespace,
         logger.info(tr("{label}: {computed} segments computed, {cached} taken from the "
                        "cache.").format(label=label, computed=COUNT.text(result.computed),
                                         cached=COUNT.text(result.cached)))
+        logger.info(tr("{label}: signature {signature}").format(label=label,
+                                                                 signature=result.signature))
         spec = registry.by_command_name(metric)
         labels.append(evaluation.add_scores(result.to_segment_scores(label),
                                             higher_is_better=spec.higher_is_better,

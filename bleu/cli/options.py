@@ -49,7 +49,8 @@ def check_flags(args: argparse.Namespace) -> None:
                             args.scores_lower_is_better or args.scores_higher_is_better):
         raise CommandLineError(tr("--scores-alias, --scores-label and the --scores-*-is-better "
                                   "flags describe --scores files; none was given."))
-    if set(args.metrics) & {"comet", "bertscore"} or any(getattr(args, flag) for flag in
+    if set(args.metrics) & {"comet", "bertscore", "metricx"} or any(getattr(args, flag) for flag
+                                                                    in
                                                           LEARNED_FLAGS):
         from .learned import check_flags as check_learned_flags
 

@@ -23,7 +23,7 @@ PROG = "bleu-explorer"
 
 
 #: the metrics of ``-m``, by sacrebleu's names, then the learned ones (``learned``)
-METRICS = ("bleu", "chrf", "ter", "comet", "bertscore")
+METRICS = ("bleu", "chrf", "ter", "comet", "bertscore", "metricx")
 
 
 #: the text metrics of ``-m``, which sacrebleu computes too
@@ -32,7 +32,8 @@ TEXT_METRICS = ("bleu", "chrf", "ter")
 
 #: the flags of the learned metrics: with any of them given, ``learned`` checks them
 LEARNED_FLAGS = ("comet_model", "bertscore_model", "bertscore_layers", "source",
-                 "comet_no_reference")  # each None or False unless given
+                 "comet_no_reference", "metricx_model",
+                 "metricx_tokenizer")  # each None or False unless given
 
 
 #: BLEU's smoothing methods (bleu.metrics.bleu.score.SMOOTH_DEFAULTS, named here so that
@@ -124,8 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
         f"file (or stdin) and line (default: {MAX_LINE_CHARS:,} characters; a NUL byte is "
         "refused too). BLEU Explorer's addition: sacrebleu reads any line.")
     add("--metrics", "-m", nargs="+", default=["bleu"], choices=METRICS,
-        help="Metrics to compute: bleu, chrf, ter (default: bleu); comet and bertscore from a "
-        "model on this machine (BLEU Explorer's addition: see the learned metrics' flags).")
+        help="Metrics to compute: bleu, chrf, ter (default: bleu); comet, bertscore and metricx "
+        "from a model on this machine (BLEU Explorer's addition: see the learned metrics' "
+        "flags).")
     add("--sentence-level", "-sl", action="store_true", help="Score each sentence.")
     add("--language-pair", "-l", dest="langpair", default=None,
         help="Source-target pair (e.g. en-zh): picks the target language's default tokenizer.")
@@ -234,6 +236,12 @@ def build_parser() -> argparse.ArgumentParser:
                          default=None, metavar="N",
                          help="The layer whose embeddings BERTScore compares (bert_score's "
                          "num_layers; default: bert_score's for the models it names).")
+    learned.add_argument("--metricx-model", default=None, metavar="PATH_OR_NAME",
+                         help="The MetricX-24 model of -m metricx (an error score from 0 to 25: "
+                         "lower is better); reads --source, and the first reference if given.")
+    learned.add_argument("--metricx-tokenizer", default=None, metavar="PATH_OR_NAME",
+                         help="The folder of MetricX's mT5 tokenizer (google/mt5-xl), where "
+                         "the model's folder does not hold it.")
     saved = parser.add_argument_group(
         "workspaces", "Saved in BLEU_EXPLORER_DB (an SQLite file or a postgresql:// URL; default: "
         "the user's data folder), shared with the app.")

@@ -42,15 +42,21 @@ def _installed(*modules: str) -> bool:
 
 
 def _comet(model: str, **options: Any) -> Any:
-    from ..metrics.learned import CometScorer
+    from ..metrics.learned import load_comet
 
-    return CometScorer(model, **options)
+    return load_comet(model, **options)
 
 
 def _bertscore(model: str, **options: Any) -> Any:
     from ..metrics.learned import BertScoreScorer
 
     return BertScoreScorer(model, **options)
+
+
+def _metricx(model: str, **options: Any) -> Any:
+    from ..metrics.learned import MetricXScorer
+
+    return MetricXScorer(model, **options)
 
 
 def _learned_label(metric: str) -> Any:
@@ -71,14 +77,22 @@ CHRF_PP_SPEC = registry.register(MetricSpec(
 #: TER keeps sacrebleu's (and tercom's) case-insensitive default, as papers report it
 TER_SPEC = registry.register(MetricSpec(
     "TER", TEXT, higher_is_better=False, options=TEROptions, build=_ter, command_name="ter"))
+#: learned metrics, computed natively on torch + transformers (bleu.metrics.learned); COMET's
+#: unified models (xCOMET: error spans) load through unbabel-comet where it is installed
 COMET_SPEC = registry.register(MetricSpec(
     "COMET", LEARNED, higher_is_better=True, needs_source=True, load=_comet,
-    label=_learned_label("COMET"), available=lambda: _installed("torch", "comet"),
+    label=_learned_label("COMET"), available=lambda: _installed("torch", "transformers"),
     command_name="comet", extra="learned", marks_spans=True))
 BERTSCORE_SPEC = registry.register(MetricSpec(
     "BERTScore", LEARNED, higher_is_better=True, load=_bertscore,
-    label=_learned_label("BERTScore"), available=lambda: _installed("torch", "bert_score"),
+    label=_learned_label("BERTScore"), available=lambda: _installed("torch", "transformers"),
     command_name="bertscore", extra="learned"))
+#: MetricX-24: an error score from 0 to 25, lower is better; reads the reference when given
+METRICX_SPEC = registry.register(MetricSpec(
+    "MetricX", LEARNED, higher_is_better=False, needs_reference=False, needs_source=True,
+    load=_metricx, label=_learned_label("MetricX"),
+    available=lambda: _installed("torch", "transformers"), command_name="metricx",
+    extra="learned"))
 #: segment scores read from a file (COMET, MQM, DA...): their direction comes with each set
 SEGMENT_SCORES_SPEC = registry.register(MetricSpec(
     "Segment scores", SEGMENT, higher_is_better=True))

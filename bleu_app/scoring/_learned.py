@@ -15,7 +15,7 @@ run of any page (``collect``, which ``_segment_scores.loaded`` calls).
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import streamlit as st
@@ -23,23 +23,36 @@ import streamlit as st
 from bleu.display.escaping import escape_markdown
 from bleu.display.formatting import COUNT, UNIT_SCORE
 from bleu.errors import InputError
+from bleu.evaluation import registry
+from bleu.evaluation.registry import LEARNED
 from bleu.i18n import tr
 from bleu.io.dataset import Dataset
-from bleu.metrics.learned import BertScoreScorer, CometScorer, Plan, Scorer, plan, score
+from bleu.metrics.learned import (
+    OfferedModel,
+    Plan,
+    Scorer,
+    offered_models,
+    plan,
+    resolve,
+    score,
+)
 from bleu.metrics.learned.background import CANCELLED, DONE, WAITING, FallbackScoreCache, LearnedRun
 from bleu.metrics.learned.describe import estimate_text, metric_label, plan_text, progress_text
+from bleu.metrics.learned.offered import COMET_MODEL, ENCODER_MODEL, MT5_MODEL
 from bleu.workspace.config import database_location
 from bleu.workspace.score_cache import score_cache
 from bleu_app.scoring import _segment_scores
 from bleu_app.session import _workspace
 
-METRICS = ("COMET", "BERTScore")
+#: every learned metric declared in the registry (COMET, BERTScore, MetricX)
+METRICS = tuple(spec.name for spec in registry.declared() if spec.family == LEARNED)
 #: how often the progress is redrawn while a model scores (seconds)
 POLL_SECONDS = 0.5
 
 # session keys (the widget keys are stable: tests find the widgets by them)
 METRIC = "learned_metric"
 MODEL = "learned_model"
+OFFERED = "learned_offered"  # the model picker of a shared server
 LAYERS = "learned_layers"
 USE_REFERENCE = "learned_use_reference"
 LOAD = "learned_load"
@@ -74,11 +87,38 @@ class Job:
 
 
 @st.cache_resource(show_spinner=False, max_entries=2)
+def _loaded_model(metric: str, model: str, layers: int | None) -> Scorer:
+    """A model loaded once per server (minutes for a large one; two kept, they take GBs) and
+    used by every session: the scorers are safe for several threads at once."""
+    options = {"num_layers": layers} if metric == "BERTScore" else {}
+    return registry.get(metric).load(model, **options)  # type: ignore[misc]
+
+
+def _shared() -> bool:
+    """Whether this is a shared server, where visitors pick among the offered models only."""
+    return _workspace._shared()
+
+
+def offered() -> tuple[OfferedModel, ...]:
+    """The models the operator offers (BLEU_EXPLORER_MODELS, ``[learned] models``)."""
+    try:
+        section = st.secrets.get("learned", {})
+    except FileNotFoundError:
+        section = {}
+    configured = section.get("models") if hasattr(section, "get") else None
+    return offered_models(configured)
+
+
 def _scorer(metric: str, model: str, layers: int | None) -> Scorer:
-    """A model loaded once per server (minutes for a large one; two kept, they take GBs)."""
-    if metric == "COMET":
-        return CometScorer(model)
-    return BertScoreScorer(model, num_layers=layers)
+    """The loaded model the user named; on a shared server ``model`` is an offered model's
+    name, never a path (every other name gets the one message of ``resolve``)."""
+    if not _shared():
+        return _loaded_model(metric, model, layers)
+    folder = resolve(model, offered())
+    try:
+        return _loaded_model(metric, str(folder), layers)
+    except InputError as error:  # the operator's model: said by its name, not its path
+        raise type(error)(str(error).replace(str(folder), model)) from None
 
 
 @st.cache_resource(show_spinner=False)
@@ -126,14 +166,18 @@ def collect() -> None:
         result = run.result
         spans = {system.name: (job.texts[system.name], system.spans)
                  for system in result.systems if system.spans is not None}
-        _segment_scores.add(result.to_segment_scores(job.label), spans=spans or None)
+        direction = registry.get(result.metric).higher_is_better
+        _segment_scores.add(result.to_segment_scores(job.label, higher_is_better=direction),
+                            spans=spans or None)
         state[OUTCOME] = ("success", tr(
             "{label}: {computed} segments computed, {cached} taken from the cache; it is a "
-            "metric on every page now.").format(label=job.label,
-                                                computed=COUNT.text(result.computed),
-                                                cached=COUNT.text(result.cached)))
+            "metric on every page now. Signature: {signature}").format(
+            label=job.label, computed=COUNT.text(result.computed),
+            cached=COUNT.text(result.cached), signature=result.signature))
     elif run.state == CANCELLED:
         reason = str(run.error) if run.error is not None else tr("cancelled before it started.")
+        if run.abandoned:
+            reason = tr("stopped: the session that started it was closed.")
         state[OUTCOME] = ("info", tr("{label}: {reason}").format(label=job.label, reason=reason))
     elif isinstance(run.error, InputError):  # the data does not suit the model: the core says why
         state[OUTCOME] = ("error", tr("{label}: {reason}").format(label=job.label,
@@ -145,7 +189,8 @@ def collect() -> None:
 
 def needs_model() -> str:
     """What a page says where a learned metric could be shown and no model is loaded."""
-    return tr("A learned metric (COMET, BERTScore) shows here once a model is loaded under "
+    return tr("A learned metric (COMET, BERTScore, MetricX) shows here once a model is loaded "
+              "under "
               "Compute a learned metric on Metrics & human scores (the 'learned' extra and a "
               "model on this machine).")
 
@@ -180,10 +225,24 @@ def _show(kind: str, text: str) -> None:
     getattr(st, kind)(escape_markdown(text))
 
 
+def _session_open() -> Callable[[], bool]:
+    """Whether the session that starts a run is still open (its tab not closed): the run stops
+    at its next batch once it is not, since nobody waits for it."""
+    from streamlit import runtime
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    context = get_script_run_ctx()
+    if context is None or not runtime.exists():
+        return lambda: True
+    session, server = context.session_id, runtime.get_instance()
+    return lambda: server.is_active_session(session)
+
+
 def _start(request: Request, scorer: Scorer, data: Dataset, use_reference: bool) -> None:
     """Start the run (the Compute button's callback)."""
     systems, sources, references = _inputs(data, use_reference)
-    run = LearnedRun(scorer, systems, sources=sources, references=references, cache=cache())
+    run = LearnedRun(scorer, systems, sources=sources, references=references, cache=cache(),
+                     waited_for=_session_open())
     st.session_state[RUN] = Job(run.start(), label(request, scorer), systems)
     st.session_state.pop(OUTCOME, None)
 
@@ -222,17 +281,48 @@ def _keep(**values: object) -> None:
     st.session_state.setdefault(KEPT, {}).update(values)
 
 
+#: an example model name per metric, in the model field
+PLACEHOLDERS = {"COMET": "Unbabel/wmt22-comet-da", "BERTScore": "roberta-large",
+                "MetricX": "google/metricx-24-hybrid-large-v2p6"}
+
+
+#: the kind of offered model each learned metric loads (bleu.metrics.learned.offered)
+KINDS = {"COMET": COMET_MODEL, "BERTScore": ENCODER_MODEL, "MetricX": MT5_MODEL}
+
+
+def _offered_choice(metric: str, disabled: bool) -> str:
+    """A shared server's model field: the operator's models of the metric's kind, by name, no
+    free text."""
+    names = [model.name for model in offered() if model.kind == KINDS.get(metric)]
+    if not names:
+        st.info(tr("This shared server offers no models for {metric}: its operator lists "
+                   "them with bleu-explorer app --models FOLDER (or [learned] models in "
+                   ".streamlit/secrets.toml).").format(metric=metric))
+        return ""
+    kept = str(_kept(MODEL, names[0]))
+    return str(st.selectbox(tr("Model (offered on this server)"), names, key=OFFERED,
+                            index=names.index(kept) if kept in names else 0,
+                            disabled=disabled,
+                            help=tr("The models this server's operator made available. A "
+                                    "shared server never loads a model from a path a visitor "
+                                    "types.")))
+
+
 def _choose(disabled: bool) -> Request:
     metric = st.radio(tr("Learned metric"), METRICS, horizontal=True, key=METRIC,
                       index=METRICS.index(str(_kept(METRIC, METRICS[0]))), disabled=disabled)
-    model = st.text_input(
-        tr("Model: a folder, or a Hugging Face name in this machine's cache"), key=MODEL,
-        value=str(_kept(MODEL, "")), disabled=disabled,
-        placeholder="Unbabel/wmt22-comet-da" if metric == "COMET" else "roberta-large",
-        help=tr("COMET: the model's folder (hparams.yaml beside checkpoints/), its "
-                "checkpoints/model.ckpt, or its name in the local Hugging Face cache. "
-                "BERTScore: a Hugging Face model folder or cached name. Nothing is downloaded: "
-                "a model that is not here gets the command that fetches it."))
+    if _shared():
+        model = _offered_choice(metric, disabled)
+    else:
+        model = st.text_input(
+            tr("Model: a folder, or a Hugging Face name in this machine's cache"), key=MODEL,
+            value=str(_kept(MODEL, "")), disabled=disabled,
+            placeholder=PLACEHOLDERS.get(metric, ""),
+            help=tr("COMET: the model's folder (hparams.yaml beside checkpoints/), its "
+                    "checkpoints/model.ckpt, or its name in the local Hugging Face cache. "
+                    "BERTScore: a Hugging Face model folder or cached name. MetricX-24: its "
+                    "folder, with mT5's tokenizer files in it. Nothing is downloaded: a model "
+                    "that is not here gets the command that fetches it."))
     layers = None
     if metric == "BERTScore":
         chosen = st.number_input(
@@ -276,12 +366,12 @@ def _use_reference(data: Dataset, request: Request, scorer: Scorer) -> bool | No
         st.caption(tr("BERTScore compares each translation with each of its references and "
                       "keeps the best F1."))
         return True
-    if data.source is None:
-        st.warning(tr("COMET reads the source segments, and the loaded data has none: load a "
-                      "source file with the test set (Data page)."))
+    if data.source is None and registry.get(request.metric).needs_source:
+        st.warning(tr("{metric} reads the source segments, and the loaded data has none: load "
+                      "a source file with the test set (Data page).").format(
+            metric=request.metric))
         return None
-    needs = bool(getattr(scorer, "needs_reference", True))
-    reads = bool(getattr(scorer, "reads_reference", True))
+    needs, reads = scorer.needs_reference, scorer.reads_reference
     first = tr(" (the first of the {count} references)").format(count=data.n_refs) \
         if data.n_refs > 1 else ""
     if needs:
@@ -318,10 +408,12 @@ def section(data: Dataset) -> None:
     collect()
     st.subheader(tr("Compute a learned metric"))
     st.caption(tr(
-        "COMET or BERTScore computed here from a model on this machine (the 'learned' extra: "
-        "pip install 'bleu-explorer[learned]'), for the loaded systems, on the GPU when torch "
-        "sees one. Scores are kept in the workspace database by model and text, so each is "
-        "computed once."))
+        "COMET, BERTScore or MetricX-24 computed here from a model on this machine (the "
+        "'learned' extra: pip install 'bleu-explorer[learned]'), for the loaded systems, on the "
+        "GPU when torch sees one, each distinct text once. Scores are kept in the workspace "
+        "database by model and text, so each is computed once. xCOMET and CometKiwi run through "
+        "unbabel-comet, which needs an environment of its own (pip install "
+        "'bleu-explorer[learned-unified]', with numpy < 2)."))
     outcome = st.session_state.get(OUTCOME)
     if outcome is not None:
         _show(*outcome)
@@ -346,7 +438,8 @@ def section(data: Dataset) -> None:
         st.error(escape_markdown(str(error)))
         return
     st.info(escape_markdown(plan_text(found, gpu_name())))
-    st.caption(escape_markdown(estimate_text(found.estimate)))
+    if found.to_compute:
+        st.caption(escape_markdown(estimate_text(found.estimate)))
     st.button(tr("Compute {label}").format(label=escape_markdown(label(request, scorer))),
               key=COMPUTE, type="primary", on_click=_start,
               args=(request, scorer, data, use_reference))
@@ -368,6 +461,9 @@ def pair_score(hypothesis: str, references: Sequence[str], source: str | None = 
     except InputError as error:
         st.caption(escape_markdown(str(error)))
         return
+    better = (tr("higher is better") if registry.get(scorer.metric).higher_is_better
+              else tr("lower is better"))
     st.metric(escape_markdown(name), UNIT_SCORE.text(value),
               help=tr("The learned metric loaded on Metrics & human scores, on this pair "
-                      "(higher is better; its scale is the model's, not BLEU's 0-100)."))
+                      "({better}; its scale is the model's, not BLEU's 0-100).").format(
+                  better=better))

@@ -36,9 +36,9 @@ st.caption(tr(
     "Segment scores from any metric or human judgment become metrics beside BLEU on every page "
     "(dashboard, all pairs, Compare, Sentences, exports), tested the same way. Accepted: "
     "{formats}. Segment ids are 1-based line numbers; `None` or an empty cell means not rated. "
-    "Nothing is downloaded: COMET and BERTScore are computed below from a model on this "
-    "machine; other models' scores (BLEURT, MetricX) are computed elsewhere and uploaded "
-    "here.").format(formats=tr(FORMATS)))
+    "Nothing is downloaded: COMET, BERTScore and MetricX-24 are computed below from a model "
+    "on this machine; other models' scores (BLEURT, xCOMET without its extra) are computed "
+    "elsewhere and uploaded here.").format(formats=tr(FORMATS)))
 st.button(tr("Load the WMT21 en-de sample with its MQM scores"), key="load_mqm_sample",
           on_click=_samples.load_mqm_sample)
 

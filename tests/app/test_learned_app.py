@@ -184,21 +184,24 @@ def test_cancel_keeps_what_was_done_and_the_next_run_takes_it_from_the_cache(
     at.run()  # the poll: the progress bar and Cancel
     total = _distinct(SYSTEMS)
     bars = [re.sub(r"\\(.)", r"\1", bar.proto.text) for bar in at.get("progress")]
-    assert bars and bars[0].startswith(f"16 of {total} segments computed (0 from the cache); ")
+    assert bars and re.match(rf"[1-9]\d* of {total} segments computed \(0 from the cache\); ",
+                             bars[0]), bars
     at.button(key="learned_cancel").click().run()
     assert job.run.cancel.is_set()
     gate.set()  # the batch under way finishes; then the run stops
     _finish(at)
-    assert any(f"{LABEL}: Stopped after 32 of {total} segments; those are kept in the cache."
-               in text for text in _texts(at.info)), _texts(at.info)
+    stopped = [re.search(rf"{re.escape(LABEL)}: Stopped after (\d+) of {total} segments; those "
+                         r"are kept in the cache\.", text) for text in _texts(at.info)]
+    [kept] = [int(found.group(1)) for found in stopped if found]
+    assert 0 < kept < total
     assert LABEL not in at.session_state["segment_scores"]
     scorer = CometScorer(tiny_models.comet, device="cpu")
     keys = [segment_key(texts) for lines in SYSTEMS.values()
             for texts in scorer.segment_texts(lines, SOURCES, [REFERENCE_A])]
-    assert len(DatabaseScoreCache(database).get(scorer.identity, keys)) == 32
+    assert len(DatabaseScoreCache(database).get(scorer.identity, keys)) == kept
     # the next run: the plan counts what is cached, and only the rest is computed
     at.run()
-    assert any(text.startswith(f"{total - 32} segments to compute (32 in the cache)")
+    assert any(text.startswith(f"{total - kept} segments to compute ({kept} in the cache)")
                for text in _texts(at.info)), _texts(at.info)
     gate.set()
     at.button(key="learned_compute").click().run()
@@ -206,8 +209,9 @@ def test_cancel_keeps_what_was_done_and_the_next_run_takes_it_from_the_cache(
         gate.set()
         at.session_state["learned_run"].run.join(0.05)
     _finish(at)
-    assert any(f"{total - 32} segments computed, 32 taken from the cache" in text
+    assert any(f"{total - kept} segments computed, {kept} taken from the cache" in text
                for text in _texts(at.success)), _texts(at.success)
+    assert any("Signature: COMET|model:comet|" in text for text in _texts(at.success))
     # and once more: everything comes from the cache, nothing is computed
     assert any(text.startswith(f"Every segment is in the cache ({total} in the cache)")
                for text in _texts(at.info)), _texts(at.info)
@@ -220,17 +224,114 @@ def test_cancel_keeps_what_was_done_and_the_next_run_takes_it_from_the_cache(
 
 @pytest.mark.learned
 @pytest.mark.usefixtures("database")
-def test_xcomet_spans_are_marked_in_the_sentences_and_compare_details(
-        tiny_models: TinyModels) -> None:
-    from bleu.explore.error_spans import spans_html, summary
+def test_a_closed_sessions_run_stops(tiny_models: TinyModels, gate: threading.Event,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run asks, before each batch, whether its session is still open; once it is not
+    (the tab closed), it stops and keeps what it finished."""
+    from bleu_app.scoring import _learned
+
+    open_session = threading.Event()
+    open_session.set()
+    monkeypatch.setattr(_learned, "_session_open", lambda: open_session.is_set)
+    at = _load(_app(_data()), tiny_models.comet)
+    at.button(key="learned_compute").click().run()
+    job = at.session_state["learned_run"]
+    while job.run.progress is None or job.run.progress.done == 0:
+        assert not job.run.finished, job.run.error
+        job.run.join(0.02)
+    open_session.clear()  # the tab is closed: nobody polls, nobody clicks Cancel
+    gate.set()
+    assert job.run.join(WAIT)
+    assert job.run.state == "cancelled" and job.run.abandoned
+    _finish(at)
+    assert any("the session that started it was closed" in text for text in _texts(at.info))
+
+
+@pytest.mark.learned
+@pytest.mark.usefixtures("database")
+def test_two_sessions_compute_with_one_loaded_model(tiny_models: TinyModels) -> None:
+    """Two visitors' sessions (two AppTests in one server process) load the same model, which
+    the server keeps once, and compute at the same time: both get the core's scores."""
     from bleu.metrics.learned import CometScorer, score
 
-    at = _load(_app(_data()), tiny_models.xcomet)
+    first, second = _load(_app(_data()), tiny_models.comet), _load(_app(_data()),
+                                                                    tiny_models.comet)
+    from bleu_app.scoring._learned import _loaded_model
+
+    assert _loaded_model("COMET", str(tiny_models.comet), None) is \
+        _loaded_model("COMET", str(tiny_models.comet), None)
+    first.button(key="learned_compute").click().run()
+    second.button(key="learned_compute").click().run()
+    for at in (first, second):
+        _finish(at)
+        assert not at.exception, [e.value for e in at.exception]
+    expected = score(CometScorer(tiny_models.comet, device="cpu"), SYSTEMS, sources=SOURCES,
+                     references=[REFERENCE_A])
+    for at in (first, second):
+        loaded = at.session_state["segment_scores"][LABEL]
+        for system in expected.systems:
+            assert loaded.scores(system.name).tolist() == pytest.approx(
+                system.scores.tolist(), abs=1e-6)
+
+
+def _try_models() -> None:
+    """A session that names models as a crafted request would: paths, existing or not."""
+    import streamlit as st
+
+    from bleu.errors import InputError
+    from bleu_app.scoring._learned import _scorer
+
+    messages = []
+    for crafted in ("/etc", "/", "../comet", "/no/such/folder", "Unbabel/wmt22-comet-da"):
+        try:
+            _scorer("COMET", crafted, None)
+        except InputError as error:
+            messages.append(str(error))
+    st.session_state["messages"] = messages
+
+
+@pytest.mark.learned
+@pytest.mark.usefixtures("database")
+def test_a_shared_server_offers_its_models_and_no_free_path(
+        tiny_models: TinyModels, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With BLEU_EXPLORER_SHARED=1 the model is picked among the operator's models (no text
+    field); a request naming anything else, a path included, gets the one message."""
+
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "comet").symlink_to(tiny_models.comet)
+    monkeypatch.setenv("BLEU_EXPLORER_SHARED", "1")
+    monkeypatch.setenv("BLEU_EXPLORER_MODELS", str(models))
+    at = _app(_data())
+    assert all(field.key != "learned_model" for field in at.text_input)
+    assert at.selectbox(key="learned_offered").options == ["comet"]
+    at.button(key="learned_load").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(button.key == "learned_compute" for button in at.button)
+    tried = AppTest.from_function(_try_models, default_timeout=WAIT).run()
+    assert not tried.exception, [e.value for e in tried.exception]
+    messages = set(tried.session_state["messages"])
+    assert messages == {"This model is not offered on this server: pick one of the models in "
+                        "the list."}
+
+
+@pytest.mark.unified
+@pytest.mark.usefixtures("database")
+def test_xcomet_spans_are_marked_in_the_sentences_and_compare_details(
+        tiny_models: TinyModels, tmp_path: Path) -> None:
+    """xCOMET through unbabel-comet (the learned-unified extra's environment)."""
+    from learned_models import build_xcomet
+
+    from bleu.explore.error_spans import spans_html, summary
+    from bleu.metrics.learned import load_comet, score
+
+    xcomet = build_xcomet(tiny_models.encoder, tmp_path / "xcomet")
+    at = _load(_app(_data()), xcomet)
     assert at.checkbox(key="learned_use_reference").value  # xCOMET reads it, or does without
     at.button(key="learned_compute").click().run()
     _finish(at)
     assert not at.exception, [e.value for e in at.exception]
-    expected = score(CometScorer(tiny_models.xcomet, device="cpu"), SYSTEMS, sources=SOURCES,
+    expected = score(load_comet(xcomet, device="cpu"), SYSTEMS, sources=SOURCES,
                      references=[REFERENCE_A])
     at.switch_page("bleu_app/views/sentences.py").run()
     a = at.selectbox(key="sentences_a").value
@@ -282,7 +383,7 @@ def test_a_missing_model_shows_the_command_that_fetches_it(
 @pytest.mark.usefixtures("database")
 def test_without_the_extra_the_page_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """Runs in both environments: the library is made absent as an import meets it."""
-    monkeypatch.setitem(sys.modules, "comet", None)
+    monkeypatch.setitem(sys.modules, "transformers", None)
     at = _load(_app(_data()), "Unbabel/wmt22-comet-da")
     assert escape_markdown("pip install 'bleu-explorer[learned]'") in \
         " ".join(e.value for e in at.error)
@@ -313,7 +414,8 @@ def test_a_teaching_page_scores_its_own_sentence_pair_with_the_sessions_model(
     from bleu_app.scoring._learned import LOADED, Request
 
     at = AppTest.from_function(_teaching_page, default_timeout=WAIT).run()
-    assert next(i.value for i in at.info).startswith("A learned metric (COMET, BERTScore) shows")
+    assert next(i.value for i in at.info).startswith(
+        "A learned metric (COMET, BERTScore, MetricX) shows")
     at.session_state[LOADED] = Request("COMET", str(tiny_models.comet))
     at.run()
     assert not at.exception, [e.value for e in at.exception]
@@ -338,7 +440,8 @@ def test_the_teaching_pages_say_what_a_learned_metric_needs(page: str,
         at.text_area(key=key).set_value(text)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    assert any("A learned metric (COMET, BERTScore) shows here" in c.value for c in at.caption)
+    assert any("A learned metric (COMET, BERTScore, MetricX) shows here" in c.value
+               for c in at.caption)
 
 
 @pytest.mark.learned

@@ -1,9 +1,9 @@
-"""The command line's learned metrics (``-m comet``, ``-m bertscore``) with the tiny models
-tests/metrics/learned/learned_models.py builds: rows and paired tests equal a direct computation
-(the core's scores, then its paired tests on them), a second run takes every score from the
-workspace database; the refusals are one line with exit status 1 (a missing model with the
-command that fetches it, a missing extra, flags that do not go together); progress on a terminal.
-Those that need no model run in the main suite too."""
+"""The command line's learned metrics (``-m comet``, ``-m bertscore``, ``-m metricx``) with the
+tiny models tests/metrics/learned/learned_models.py builds: rows and paired tests equal a direct
+computation (the core's scores, then its paired tests on them), a second run takes every score
+from the workspace database; MetricX's direction comes from its declaration; the refusals are one
+line with exit status 1 (a missing model with the command that fetches it, a missing extra, flags
+that do not go together); progress on a terminal. Those that need no model run without one."""
 
 from __future__ import annotations
 
@@ -94,10 +94,13 @@ def test_comet_rows_equal_the_cores_scores_and_a_second_run_takes_them_from_the_
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout) == records
     lines = [line for line in again.stderr.splitlines() if "COMET (comet)" in line]
-    assert lines == ["bleu-explorer: COMET (comet): Every segment is in the cache (80 in the "
-                     "cache): nothing to compute.",
-                     "bleu-explorer: COMET (comet): 0 segments computed, 80 taken from the "
-                     "cache."]
+    assert lines[:2] == ["bleu-explorer: COMET (comet): Every segment is in the cache (80 in "
+                         "the cache): nothing to compute.",
+                         "bleu-explorer: COMET (comet): 0 segments computed, 80 taken from the "
+                         "cache."]
+    assert len(lines) == 3 and lines[2].startswith(
+        "bleu-explorer: COMET (comet): signature COMET|model:comet|model_version:")
+    assert "|precision:fp32|ref:first" in lines[2]
 
 
 @pytest.mark.learned
@@ -153,15 +156,33 @@ def test_a_missing_model_is_one_line_with_the_command_that_fetches_it(
     assert "huggingface-cli download Unbabel/wmt22-comet-da" in err
 
 
+@pytest.mark.learned
+def test_metricx_is_better_lower_and_its_row_equals_the_cores(tiny_models: TinyModels,
+                                                              folder: Path) -> None:
+    from bleu.metrics.learned import MetricXScorer, score
+
+    args = ["ref.A.de", "-i", NAMES[0], "-m", "metricx", "--metricx-model",
+            str(tiny_models.metricx), "--source", "src.en", "-w", "6"]
+    status, out, err = run(args, folder)
+    assert status == 0, err
+    record = json.loads(out)
+    expected = score(MetricXScorer(tiny_models.metricx, device="cpu"),
+                     {NAMES[0]: SYSTEMS["PROMT"]}, sources=SOURCES, references=[REFERENCE_A])
+    assert record["name"] == "MetricX (metricx)" and record["higher_is_better"] is False
+    assert record["score"] == pytest.approx(expected.systems[0].system_score, rel=1e-6)
+    assert "MetricX (metricx): signature MetricX|model:metricx|" in err
+
+
 def test_a_missing_extra_is_one_line_naming_it(folder: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "comet", None)  # what an import of an absent module meets
+    monkeypatch.setitem(sys.modules, "transformers", None)  # what an absent module's import meets
     args = ["ref.A.de", "-i", NAMES[0], "-m", "comet", "--comet-model", "any", "--source",
             "src.en", "-q"]
     status, out, err = run(args, folder)
     assert status == 1 and out == "" and err.count("\n") == 1
     assert err == ("bleu-explorer: error: COMET needs the 'learned' extra, which is not "
-                   "installed: pip install 'bleu-explorer[learned]' (missing module: comet).\n")
+                   "installed: pip install 'bleu-explorer[learned]' (missing module: "
+                   "transformers).\n")
 
 
 @pytest.mark.parametrize(("given", "message"), [
@@ -169,7 +190,10 @@ def test_a_missing_extra_is_one_line_naming_it(folder: Path,
     (["-m", "bleu", "--comet-model", "m"], "--comet-model is for -m comet, which is not asked"),
     (["-m", "bertscore"], "-m bertscore needs its model: --bertscore-model PATH_OR_NAME"),
     (["--bertscore-layers", "3"], "--bertscore-layers is for -m bertscore"),
-    (["--source", "src.en"], "--source is read by -m comet only"),
+    (["--source", "src.en"], "--source is read by -m comet and -m metricx only"),
+    (["-m", "metricx"], "-m metricx needs its model: --metricx-model PATH_OR_NAME"),
+    (["--metricx-tokenizer", "t"], "--metricx-tokenizer is for -m metricx"),
+    (["-m", "metricx", "--metricx-model", "m"], "-m metricx reads the source segments"),
     (["-m", "comet", "--comet-model", "m", "-sl"], "-m comet is not available with "
                                                    "--sentence-level"),
     (["-m", "comet", "--comet-model", "m"], "-m comet reads the source segments: give them "

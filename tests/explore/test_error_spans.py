@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 from conftest import segment_text
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu.display.escaping import show_controls
@@ -114,6 +114,7 @@ def test_spans_outside_the_text_are_clipped_and_overlaps_cut() -> None:
 _severity = st.sampled_from([*SEVERITIES, "Major", "weird <b>"])
 
 
+@settings(deadline=None)  # a property, not a timing: the shared machine's load varies
 @given(st.data(), segment_text)
 def test_every_covered_character_is_marked_by_a_span_covering_it(data: st.DataObject,
                                                                   text: str) -> None:

@@ -10,7 +10,7 @@ waits, cancellable, until the first is done.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from ...errors import InputError
 from .cache import CachedScore, MemoryScoreCache, ScoreCache
@@ -29,13 +29,18 @@ WAITING, RUNNING, DONE, CANCELLED, FAILED = "waiting", "running", "done", "cance
 class LearnedRun:
     """``score`` of ``scorer`` on ``systems`` in a daemon thread: ``start`` it, read ``state``
     (waiting, running, done, cancelled, failed), ``progress``, then ``result`` or ``error``;
-    ``stop`` asks it to end after the current batch (what was finished stays in ``cache``)."""
+    ``stop`` asks it to end after the current batch (what was finished stays in ``cache``).
+    ``waited_for`` says whether anyone still waits for the result (the app: whether the
+    session that started it is open); when it says no, the run stops at its next batch."""
 
     def __init__(self, scorer: Scorer, systems: Mapping[str, Sequence[str]], *,
                  sources: Sequence[str] | None, references: Sequence[Sequence[str | None]],
-                 cache: ScoreCache, lock: threading.Lock = ONE_AT_A_TIME) -> None:
+                 cache: ScoreCache, lock: threading.Lock = ONE_AT_A_TIME,
+                 waited_for: Callable[[], bool] | None = None) -> None:
         self.scorer = scorer
         self.cancel = threading.Event()
+        self._waited_for = waited_for
+        self.abandoned = False
         self.result: LearnedScores | None = None
         self.error: BaseException | None = None
         self._inputs = (dict(systems), sources, tuple(references))
@@ -75,19 +80,30 @@ class LearnedRun:
     def _report(self, progress: Progress) -> None:
         self._progress = progress
 
+    def _stopping(self) -> bool:
+        """Asked to stop, or nobody waits for the result any more (the session that started
+        it has closed): checked before each batch."""
+        if self.cancel.is_set():
+            return True
+        if self._waited_for is not None and not self._waited_for():
+            self.abandoned = True
+            self.cancel.set()
+            return True
+        return False
+
     def _work(self) -> None:
         while not self._lock.acquire(timeout=_WAIT_STEP):
-            if self.cancel.is_set():
+            if self._stopping():
                 self._state = CANCELLED
                 return
         try:
-            if self.cancel.is_set():
+            if self._stopping():
                 self._state = CANCELLED
                 return
             self._state = RUNNING
             systems, sources, references = self._inputs
             self.result = run(self.scorer, systems, sources=sources, references=references,
-                              cache=self._cache, progress=self._report, cancel=self.cancel)
+                              cache=self._cache, progress=self._report, cancel=self._stopping)
             self._state = DONE
         except ScoringCancelled as stopped:
             self.error = stopped

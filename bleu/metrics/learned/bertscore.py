@@ -1,33 +1,40 @@
-"""BERTScore (bert-score) from a Hugging Face model on disk: precision, recall and F1 (the
-segment score) per segment; with several references, each of the three is the best over them,
-as ``bert_score.score`` takes it.
+"""BERTScore from a Hugging Face model on disk, computed natively: precision, recall and F1 (the
+segment score) per segment; with several references each of the three is the best over them,
+as ``bert_score.score`` takes it. The scores equal bert-score 0.3.13's ``score`` on the same
+model and layer (tested against it to 1e-6; idf off, no baseline rescaling, as its defaults).
 
-The work follows ``bert_score``'s own: the distinct sentences sorted longest first are embedded
-``batch_size`` at a time with its ``get_bert_embedding``, then pairs are matched ``batch_size``
-at a time with its ``greedy_cos_idf``. It runs in chunks of segments (embeddings of sentences a
-later chunk needs, such as the references every system shares, are kept), so progress and stop
-come between batches and a stopped run keeps its finished chunks; within one chunk the scores
-equal ``bert_score.score`` on the same inputs.
+As bert_score does: each sentence is stripped and tokenized by the model's (slow) tokenizer with
+its special tokens, embedded by the first ``num_layers`` layers, and every candidate token is
+matched to its most similar reference token by cosine (and the other way round), [CLS] and
+[SEP] weighing nothing; an empty sentence scores 0. Unlike it, each distinct sentence is
+embedded once for every system (the references are shared), in batches of similar length.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ...errors import InputError, LengthMismatchError, MissingReferenceError
 from ...i18n import tr
-from ._libraries import library_version, load
+from ._libraries import load_transformers, torch_for
 from .cache import CachedScore, model_key
+from .encoding import DEFAULT_BATCH_SIZE, TextEncoder
 from .models import find_model
-from .progress import Estimate, estimate, layer_weights, pick_device
+from .progress import Estimate, pick_device
 from .runner import Step, Texts
+from .signature import LearnedSignature, implementation
 
-#: bert_score's default
-DEFAULT_BATCH_SIZE = 64
+#: bert_score's tuned layer for the models it names (its ``model2layers``, for those we load)
+KNOWN_LAYERS = {
+    "roberta-large": 17, "roberta-base": 10, "bert-base-uncased": 9, "bert-large-uncased": 18,
+    "bert-base-multilingual-cased": 9, "xlm-roberta-base": 9, "xlm-roberta-large": 17,
+    "microsoft/deberta-xlarge-mnli": 40, "microsoft/deberta-large-mnli": 18,
+    "distilbert-base-uncased": 5, "allenai/scibert_scivocab_uncased": 8,
+}
 #: segments per chunk: the unit kept when a run stops
 DEFAULT_CHUNK = 1024
 
@@ -39,39 +46,88 @@ class BertScoreScorer:
     metric = "BERTScore"
     has_spans = False
     components = ("precision", "recall")
+    needs_reference = True
+    reads_reference = True
 
     def __init__(self, model: str | os.PathLike[str], *, num_layers: int | None = None,
                  device: str | None = None, batch_size: int = DEFAULT_BATCH_SIZE,
                  chunk_size: int = DEFAULT_CHUNK) -> None:
-        utils = load("bert_score.utils", "BERTScore")
-        self._torch = load("torch", "BERTScore")
-        self._utils = utils
+        torch = torch_for("BERTScore")
+        transformers = load_transformers("BERTScore")
         found = find_model(model, "BERTScore")
         if num_layers is None:
-            num_layers = utils.model2layers.get(str(model))
+            num_layers = KNOWN_LAYERS.get(str(model))
             if num_layers is None:
                 raise InputError(tr(
                     "BERTScore needs the number of layers to use for model {model!r} (bert_score "
                     "knows it only for the models it names, such as roberta-large: 17)."
                 ).format(model=str(model)))
         folder = str(found.folder)
-        self._tokenizer = utils.get_tokenizer(folder, use_fast=False)
-        self._model = utils.get_model(folder, num_layers, all_layers=False)
+        self._torch = torch
+        self._tokenizer = transformers.AutoTokenizer.from_pretrained(
+            folder, use_fast=False, local_files_only=True)
+        encoder = transformers.AutoModel.from_pretrained(folder, local_files_only=True)
+        layers = getattr(getattr(encoder, "encoder", None), "layer", None)
+        if layers is None:
+            raise InputError(tr("BERTScore here supports BERT-like encoders (BERT, RoBERTa, "
+                                "XLM-R, DeBERTa); {model!r} is not one.").format(model=str(model)))
+        if not 0 <= num_layers <= len(layers):
+            raise InputError(tr("{model!r} has {count} layers; BERTScore cannot use layer "
+                                "{layer}.").format(model=str(model), count=len(layers),
+                                                   layer=num_layers))
+        encoder.encoder.layer = torch.nn.ModuleList(list(layers)[:num_layers])
         self.device = pick_device(device)
-        self._model.to(self.device)
-        idf: defaultdict[int, float] = defaultdict(lambda: 1.0)  # bert_score's idf=False
-        idf[self._tokenizer.sep_token_id] = 0
-        idf[self._tokenizer.cls_token_id] = 0
-        self._idf = idf
+        self._model = encoder.to(self.device).eval()
+        self._special = {self._tokenizer.sep_token_id, self._tokenizer.cls_token_id}
+        self._roberta = isinstance(self._tokenizer, (transformers.RobertaTokenizer,
+                                                     transformers.GPT2Tokenizer))
+        self._encoder = TextEncoder(self._encode, self._embed, encoder.config.hidden_size,
+                                    batch_size=batch_size)
         self.batch_size = batch_size
         self.chunk_size = chunk_size
         self.num_layers = num_layers
         self.model = str(model)
         self.model_path = folder
         self.model_version = found.version
-        self.library = library_version("bert-score")
-        self.identity = model_key("bertscore", found.version, self.library,
-                                  f"layers={num_layers}", "idf=no", "baseline=no")
+        self.library = implementation()
+        self.identity = model_key("bertscore-native", found.version, f"layers={num_layers}",
+                                  "idf=no", "baseline=no")
+
+    def signature(self, nrefs: int) -> LearnedSignature:
+        return LearnedSignature(self.metric, self.model, self.model_version, self.library,
+                                "fp32", "best of all" if nrefs > 1 else "first",
+                                (("layer", str(self.num_layers)), ("idf", "no"),
+                                 ("baseline", "no")))
+
+    def _encode(self, sentence: str) -> list[int]:
+        """bert_score's ``sent_encode``: stripped; empty gives the special tokens alone."""
+        tokenizer = self._tokenizer
+        sentence = sentence.strip()
+        if not sentence:
+            return [int(tokenizer.cls_token_id), int(tokenizer.sep_token_id)]
+        options: dict[str, Any] = {"add_special_tokens": True, "truncation": True,
+                                   "max_length": tokenizer.model_max_length}
+        if self._roberta:
+            options["add_prefix_space"] = True
+        return list(tokenizer.encode(sentence, **options))
+
+    def _embed(self, batch: Sequence[Sequence[int]]) -> list[Any]:
+        torch = self._torch
+        length = max(len(ids) for ids in batch)
+        ids = torch.full((len(batch), length), int(self._tokenizer.pad_token_id),
+                         dtype=torch.long)
+        mask = torch.zeros((len(batch), length), dtype=torch.long)
+        for row, tokens in enumerate(batch):
+            ids[row, :len(tokens)] = torch.tensor(tokens, dtype=torch.long)
+            mask[row, :len(tokens)] = 1
+        with torch.inference_mode():
+            out = self._model(ids.to(self.device), attention_mask=mask.to(self.device))[0].cpu()
+        found = []
+        for row, tokens in enumerate(batch):
+            vectors = out[row, :len(tokens)]
+            # each token's vector divided by its norm (bert_score's first step of matching)
+            found.append(vectors / torch.norm(vectors, dim=-1).unsqueeze(-1))
+        return found
 
     def segment_texts(self, system: Sequence[str], sources: Sequence[str] | None,
                       references: Sequence[Sequence[str | None]]) -> list[Texts]:
@@ -93,80 +149,49 @@ class BertScoreScorer:
         return texts
 
     def estimate(self, pending: Sequence[Texts]) -> Estimate:
-        """Tokens of the distinct sentences (each embedded once) through the layers used."""
-        sentences = list({text for item in pending for text in item})
-        encode = self._utils.sent_encode
-        tokens = sum(len(encode(self._tokenizer, sentence)) for sentence in sentences)
-        return estimate(tokens, layer_weights(self._model), self.device)
+        """The distinct sentences not embedded yet, in their batches; one batch is computed and
+        timed, the rest extrapolated from it."""
+        sentences = [text for item in pending for text in item]
+        self._encoder.probe(self._encoder.batches(sentences))
+        work = sum(batch.cost for batch in self._encoder.batches(sentences))
+        seconds = self._encoder.timing.seconds(work)
+        return Estimate(seconds, self.device, self._encoder.tokens(set(sentences)), work,
+                        work / seconds if seconds else 0.0)
 
     def compute(self, pending: Sequence[Texts], keys: Sequence[str]) -> Iterator[Step]:
-        """Chunk by chunk: embed what the chunk lacks, match its pairs, finish its segments."""
+        """Chunk by chunk: embed what the chunk lacks, match its pairs, finish its segments; a
+        sentence's embeddings are dropped once no later segment needs them."""
         uses = Counter(text for item in pending for text in set(item))
-        embedded: dict[str, tuple[Any, Any]] = {}
         for start in range(0, len(pending), self.chunk_size):
             chunk = pending[start:start + self.chunk_size]
-            candidates = [item[0] for item in chunk for _ in item[1:]]
-            references = [ref for item in chunk for ref in item[1:]]
-            yield from self._embed(candidates, references, embedded, len(chunk))
-            precision, recall, f1 = self._match(candidates, references, embedded)
-            finished, row = {}, 0
+            for batch in self._encoder.batches(text for item in chunk for text in item):
+                self._encoder.run(batch)
+                yield Step({}, batch.cost)
+            finished = {}
             for offset, item in enumerate(chunk):
-                n = len(item) - 1
-                best = [max(values[row:row + n]) for values in (precision, recall, f1)]
-                row += n
+                best = tuple(max(values) for values in zip(*(
+                    self._match(item[0], reference) for reference in item[1:]), strict=True))
                 finished[keys[start + offset]] = CachedScore(best[2], json.dumps(
                     {"precision": best[0], "recall": best[1]}))
                 for text in set(item):
                     uses[text] -= 1
                     if uses[text] == 0:
-                        embedded.pop(text, None)
+                        self._encoder.drop([text])
             yield Step(finished, 0.0)
 
-    def _embed(self, candidates: list[str], references: list[str],
-               embedded: dict[str, tuple[Any, Any]], segments: int) -> Iterator[Step]:
-        """bert_score's embedding pass over the chunk's distinct sentences not embedded yet."""
-        ordered = sorted(set(references + candidates), key=lambda x: len(x.split(" ")),
-                         reverse=True)
-        todo = [sentence for sentence in ordered if sentence not in embedded]
-        if not todo:
-            yield Step({}, float(segments))
-            return
-        for start in range(0, len(todo), self.batch_size):
-            batch = todo[start:start + self.batch_size]
-            embeddings, masks, idf = self._utils.get_bert_embedding(
-                batch, self._model, self._tokenizer, self._idf, device=self.device)
-            embeddings, masks, idf = embeddings.cpu(), masks.cpu(), idf.cpu()
-            for i, sentence in enumerate(batch):
-                length = int(masks[i].sum().item())
-                embedded[sentence] = (embeddings[i, :length], idf[i, :length])
-            yield Step({}, segments * len(batch) / len(todo))
-
-    def _match(self, candidates: list[str], references: list[str],
-               embedded: dict[str, tuple[Any, Any]]) -> tuple[list[float], ...]:
-        """bert_score's greedy matching of each (candidate, reference) pair, in its batches."""
+    def _match(self, candidate: str, reference: str) -> tuple[float, float, float]:
+        """bert_score's ``greedy_cos_idf`` for one pair (idf 1, [CLS] and [SEP] 0)."""
         torch = self._torch
-        device = next(self._model.parameters()).device
-        found: list[Any] = []
-        with torch.no_grad():
-            for start in range(0, len(references), self.batch_size):
-                stats_ref = self._padded(references[start:start + self.batch_size], embedded,
-                                         device)
-                stats_hyp = self._padded(candidates[start:start + self.batch_size], embedded,
-                                         device)
-                p, r, f = self._utils.greedy_cos_idf(*stats_ref, *stats_hyp, False)
-                found.append(torch.stack((p, r, f), dim=-1).cpu())
-        table = torch.cat(found, dim=0)
-        return tuple(table[:, k].tolist() for k in range(3))
-
-    def _padded(self, sentences: list[str], embedded: dict[str, tuple[Any, Any]],
-                device: Any) -> tuple[Any, Any, Any]:
-        """Embeddings padded with 2.0 (as bert_score pads them), their mask and idf weights."""
-        torch = self._torch
-        pad = torch.nn.utils.rnn.pad_sequence
-        embeddings = [embedded[s][0].to(device) for s in sentences]
-        weights = [embedded[s][1].to(device) for s in sentences]
-        lengths = torch.tensor([len(e) for e in embeddings], dtype=torch.long)
-        mask = torch.arange(int(lengths.max()), dtype=torch.long).expand(
-            len(lengths), int(lengths.max())) < lengths.unsqueeze(1)
-        return (pad(embeddings, batch_first=True, padding_value=2.0), mask.to(device),
-                pad(weights, batch_first=True))
+        hyp, ref = self._encoder.results([candidate, reference])
+        hyp_ids, ref_ids = self._encoder.ids(candidate), self._encoder.ids(reference)
+        if len(hyp_ids) == 2 or len(ref_ids) == 2:  # an empty sentence: bert_score's 0
+            return 0.0, 0.0, 0.0
+        similarity = hyp @ ref.T  # the vectors are normalised when embedded
+        hyp_weights = torch.tensor([0.0 if i in self._special else 1.0 for i in hyp_ids])
+        ref_weights = torch.tensor([0.0 if i in self._special else 1.0 for i in ref_ids])
+        hyp_weights = hyp_weights / hyp_weights.sum()
+        ref_weights = ref_weights / ref_weights.sum()
+        precision = (similarity.max(dim=1)[0] * hyp_weights).sum()
+        recall = (similarity.max(dim=0)[0] * ref_weights).sum()
+        f1 = 2 * precision * recall / (precision + recall)  # float32, as bert_score's
+        return float(precision), float(recall), 0.0 if bool(torch.isnan(f1)) else float(f1)

@@ -4,33 +4,11 @@ on which device) and the progress during one. Text only: nothing here loads a mo
 
 from __future__ import annotations
 
-import re
-from pathlib import PurePath
-
 from ...i18n import tr
 from ...number_rule import COUNT
 from .progress import Estimate, Progress
 from .runner import Plan
-
-_SNAPSHOT = re.compile(r"^[0-9a-f]{40}$")
-
-
-def model_name(requested: str) -> str:
-    """A short name for the model the user gave: a Hugging Face name's last part
-    (``Unbabel/wmt22-comet-da`` -> ``wmt22-comet-da``), a folder's name, the model folder of a
-    COMET checkpoint (``.../wmt22-comet-da/checkpoints/model.ckpt``) or of a cache snapshot
-    (``models--Unbabel--wmt22-comet-da/snapshots/<commit>``)."""
-    parts = [part for part in PurePath(str(requested).strip()).parts if part not in ("/", "\\")]
-    if parts and parts[-1].endswith(".ckpt"):
-        parts.pop()
-    if parts and parts[-1] == "checkpoints":
-        parts.pop()
-    if len(parts) >= 2 and parts[-2] == "snapshots" and _SNAPSHOT.match(parts[-1]):
-        parts = parts[:-2]
-    if not parts:
-        return str(requested)
-    last = parts[-1]
-    return last.split("--")[-1] if last.startswith("models--") else last
+from .signature import model_name
 
 
 def metric_label(metric: str, requested: str, num_layers: int | None = None) -> str:

@@ -3,8 +3,8 @@ in the local cache only (``huggingface_hub`` with ``local_files_only``: nothing 
 
 A model that is not there gets a MissingModelError naming it and the command that fetches it on
 a machine with a network. Each found model has a version: the cache snapshot's commit, or else a
-fingerprint of its files (their sizes, first and last MiB), so a copied folder keeps its
-cached scores and a changed one does not.
+fingerprint of the model's own files (names, sizes, first and last MiB of the files a model
+loads, never a scan of the folder: a path such as ``/etc`` or ``/`` is not read through).
 """
 
 from __future__ import annotations
@@ -20,6 +20,12 @@ from ...i18n import tr
 from ._libraries import load
 
 _EDGE = 1 << 20  # bytes read from each end of a file for its fingerprint
+#: the files a model is made of (weights, configuration, tokenizer), the only ones fingerprinted
+MODEL_FILES = (
+    "hparams.yaml", "checkpoints/model.ckpt", "config.json", "model.safetensors",
+    "pytorch_model.bin", "tokenizer.json", "tokenizer_config.json", "sentencepiece.bpe.model",
+    "spiece.model", "vocab.txt", "vocab.json", "merges.txt", "special_tokens_map.json",
+)
 
 
 @dataclass(frozen=True)
@@ -51,16 +57,6 @@ def cached_snapshot(name: str) -> Path | None:
         return None
 
 
-def cached_file(name: str, file_name: str) -> bool:
-    """Whether the cache holds ``file_name`` of repository ``name``."""
-    hub = load("huggingface_hub", "A learned metric")
-    try:
-        found = hub.try_to_load_from_cache(repo_id=name, filename=file_name)
-    except Exception:  # not a valid repository name
-        return False
-    return isinstance(found, str)
-
-
 def find_model(requested: str | os.PathLike[str], metric: str, *files: str) -> FoundModel:
     """The folder ``requested`` names (a path, else a cached Hugging Face snapshot); ``files``
     are fetched alone by the command a MissingModelError gives (all files when none)."""
@@ -68,7 +64,7 @@ def find_model(requested: str | os.PathLike[str], metric: str, *files: str) -> F
     path = Path(text).expanduser()
     if path.exists():
         folder = path.resolve()
-        return FoundModel(text, folder, _version(folder))
+        return FoundModel(text, folder, model_version(folder))
     snapshot = cached_snapshot(text)
     if snapshot is None:
         raise MissingModelError(tr(
@@ -78,15 +74,34 @@ def find_model(requested: str | os.PathLike[str], metric: str, *files: str) -> F
             "the model's folder)."
         ).format(metric=metric, name=text, cache=_cache_folder(),
                  command=download_command(text, *files)))
-    return FoundModel(text, snapshot, _version(snapshot))
+    return FoundModel(text, snapshot, model_version(snapshot))
 
 
-def _version(path: Path) -> str:
-    """A cache snapshot's commit (its folder's name), else a fingerprint of the files."""
+def find_encoder(name: str, model: str, metric: str) -> Path:
+    """The folder of the encoder a checkpoint names (``pretrained_model`` of COMET's
+    hparams.yaml: a folder, or a Hugging Face name such as xlm-roberta-large in the cache)."""
+    path = Path(name).expanduser()
+    if path.is_dir():
+        return path.resolve()
+    snapshot = cached_snapshot(name)
+    if snapshot is not None and (snapshot / "config.json").is_file():
+        return snapshot
+    raise MissingModelError(tr(
+        "{metric} model {model!r} is built on the encoder {encoder!r}, whose tokenizer and "
+        "configuration are not in the Hugging Face cache. BLEU Explorer never downloads; on a "
+        "machine with a network: {command}"
+    ).format(metric=metric, model=model, encoder=name,
+             command=download_command(name, "--include", '"*.json"', '"*.model"')))
+
+
+def model_version(path: Path) -> str:
+    """A cache snapshot's commit (its folder's name), else a fingerprint of the model's files."""
     if path.parent.name == "snapshots" and path.parent.parent.name.startswith("models--"):
         return path.name
-    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-    return "sha:" + fingerprint(files, path if path.is_dir() else path.parent)
+    if path.is_file():
+        return "sha:" + fingerprint([path], path.parent)
+    files = [path / name for name in MODEL_FILES if (path / name).is_file()]
+    return "sha:" + fingerprint(files, path)
 
 
 def fingerprint(files: Iterable[Path], root: Path) -> str:

@@ -4,10 +4,8 @@ how the caller stops it (a ``threading.Event`` or a function, checked between ba
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 from ...i18n import tr
 from ...number_rule import COUNT
@@ -35,16 +33,17 @@ class ScoringCancelled(Exception):
 
 #: how an estimate is made, for the user
 ESTIMATE_METHOD = (
-    "tokens the model will read (counted with its own tokenizer) x 2 floating-point operations "
-    "per token and weight of its transformer layers, divided by the speed of a matrix product "
-    "measured on this device for a fraction of a second; the time of finished batches replaces "
-    "it once the first batch is done"
+    "one batch of the work was computed on this device and timed; the rest is extrapolated "
+    "from it by each batch's tokens and padded length. Once batches are done, the time they "
+    "took replaces it"
 )
 
 
 @dataclass(frozen=True)
 class Estimate:
-    """How long the segments left to compute should take on ``device``, before the first batch."""
+    """How long the segments left to compute should take on ``device``: ``seconds`` for work
+    of ``operations`` (cost units) at ``operations_per_second``, the rate measured on a timed
+    batch; ``tokens`` the model reads."""
 
     seconds: float
     device: str
@@ -57,13 +56,15 @@ class Estimate:
 @dataclass(frozen=True)
 class Progress:
     """Where a computation stands: ``done`` of ``total`` segments to compute (``cached`` more
-    came from the cache and are not counted in ``total``)."""
+    came from the cache and are not counted in ``total``); ``work_done`` of the estimate's
+    ``operations`` are behind it."""
 
     done: int
     total: int
     cached: int
     elapsed: float
     estimate: Estimate
+    work_done: float = 0.0
 
     @property
     def left(self) -> int:
@@ -73,60 +74,25 @@ class Progress:
     @property
     def fraction(self) -> float:
         """Share of the work done (1.0 when nothing was left to compute)."""
-        return self.done / self.total if self.total else 1.0
+        if not self.total:
+            return 1.0
+        if self.estimate.operations > 0:
+            return min(1.0, self.work_done / self.estimate.operations)
+        return self.done / self.total
 
     @property
     def seconds_left(self) -> float:
-        """The estimate until a batch is done, then the time so far per segment x segments left."""
-        if self.done == 0:
-            return self.estimate.seconds
-        return self.elapsed / self.done * self.left
+        """The estimate until some work is done, then the time so far per unit of work x the
+        work left (batches differ in length, so segments are not the unit)."""
+        if self.work_done <= 0 or self.estimate.operations <= 0:
+            if self.done == 0:
+                return self.estimate.seconds
+            return self.elapsed / self.done * self.left
+        left = max(0.0, self.estimate.operations - self.work_done)
+        return self.elapsed / self.work_done * left
 
 
 ProgressCallback = Callable[[Progress], None]
-
-
-def flops_per_second(device: str) -> float:
-    """Floating-point operations per second of a float32 matrix product on ``device``."""
-    return _measured(device)
-
-
-@cache
-def _measured(device: str) -> float:
-    """Measured once per process: the best of several 256 x 1024 by 1024 x 1024 products
-    (about the shape of a batch of tokens through a layer), for at least 0.2 s."""
-    import torch
-
-    left = torch.rand(256, 1024, device=device)
-    right = torch.rand(1024, 1024, device=device)
-    best = float("inf")
-    deadline = time.perf_counter() + 0.2
-    with torch.inference_mode():
-        torch.matmul(left, right)  # warm up
-        while time.perf_counter() < deadline or best == float("inf"):
-            start = time.perf_counter()
-            torch.matmul(left, right)
-            if device.startswith("cuda"):
-                torch.cuda.synchronize()
-            best = min(best, time.perf_counter() - start)
-    return 2 * 256 * 1024 * 1024 / max(best, 1e-9)
-
-
-def estimate(tokens: int, weights: int, device: str) -> Estimate:
-    """The estimate for ``tokens`` read by layers of ``weights`` parameters (ESTIMATE_METHOD)."""
-    operations = 2.0 * tokens * weights
-    speed = flops_per_second(device)
-    return Estimate(operations / speed, device, tokens, operations, speed)
-
-
-def layer_weights(module: object) -> int:
-    """Parameters of ``module`` outside its embedding tables (a lookup costs no products)."""
-    import torch
-
-    embedded = {id(p) for m in module.modules() if isinstance(m, torch.nn.Embedding)  # type: ignore[attr-defined]
-                for p in m.parameters()}
-    return sum(p.numel() for p in module.parameters()  # type: ignore[attr-defined]
-               if id(p) not in embedded)
 
 
 def pick_device(requested: str | None) -> str:

@@ -47,7 +47,8 @@ class SystemScores:
 class LearnedScores:
     """Every system's scores under one model. ``model`` is what the user named (a folder or a
     Hugging Face name), ``model_path`` where it was found, ``model_version`` the snapshot's
-    commit or a fingerprint of the files, ``library`` the computing library and its version."""
+    commit or a fingerprint of the files, ``library`` the computing library and its version,
+    ``signature`` all of that and the settings in one line (shown beside every score)."""
 
     metric: str
     model: str
@@ -57,6 +58,7 @@ class LearnedScores:
     systems: tuple[SystemScores, ...]
     computed: int
     cached: int
+    signature: str = ""  # ``LearnedSignature`` as text: what reproduces these scores
 
     @property
     def label(self) -> str:
@@ -70,7 +72,8 @@ class LearnedScores:
                 return system
         raise KeyError(name)
 
-    def to_segment_scores(self, label: str | None = None) -> SegmentScores:
+    def to_segment_scores(self, label: str | None = None, *,
+                          higher_is_better: bool = True) -> SegmentScores:
         """The scores as a segment-score metric, tested for significance like any other, under
         ``label`` (default: ``self.label``)."""
         from ..segment.scores import SegmentScores
@@ -78,4 +81,5 @@ class LearnedScores:
         matrix = np.vstack([system.scores for system in self.systems])
         matrix.setflags(write=False)
         return SegmentScores(label or self.label, tuple(s.name for s in self.systems), matrix,
-                             source=self.model_path, higher_is_better=True)
+                             source=self.signature or self.model_path,
+                             higher_is_better=higher_is_better)

@@ -27,15 +27,16 @@ Texts = tuple
 
 @dataclass(frozen=True)
 class Step:
-    """What one batch finished: scores by segment key, and the work it did in segments (a
-    batch may finish part of a segment's work and no segment, as BERTScore's embeddings do)."""
+    """What one batch finished: scores by segment key, and the work it did (in the estimate's
+    cost units: a batch may do part of many segments' work and finish none)."""
 
     finished: Mapping[str, CachedScore] = field(default_factory=dict)
     work: float = 0.0
 
 
 class Scorer(Protocol):
-    """A loaded model that scores segments (``CometScorer``, ``BertScoreScorer``)."""
+    """A loaded model that scores segments (``CometScorer``, ``BertScoreScorer``,
+    ``MetricXScorer``); its metric is declared in ``bleu.evaluation.registry``."""
 
     metric: str
     model: str
@@ -45,6 +46,8 @@ class Scorer(Protocol):
     identity: str  # what the cache keys this model's scores on
     has_spans: bool
     components: tuple[str, ...]  # the names in each score's details beside the score
+    needs_reference: bool  # scores nothing without one
+    reads_reference: bool  # takes one when given
 
     def segment_texts(self, system: Sequence[str], sources: Sequence[str] | None,
                       references: Sequence[Sequence[str | None]]) -> list[Texts]:
@@ -55,6 +58,9 @@ class Scorer(Protocol):
 
     def compute(self, pending: Sequence[Texts], keys: Sequence[str]) -> Iterator[Step]:
         """Compute ``pending`` (whose cache keys are ``keys``), batch by batch."""
+
+    def signature(self, nrefs: int) -> object:
+        """What the scores are (``LearnedSignature``; its text is kept with them)."""
 
 
 @dataclass(frozen=True)
@@ -120,8 +126,9 @@ def run(scorer: Scorer, systems: Mapping[str, Sequence[str]], *,
 
     def report() -> None:
         if progress is not None:
-            progress(Progress(int(done), len(pending), len(work.found),
-                              time.perf_counter() - start, estimate))
+            finished = len(scores) - len(work.found)
+            progress(Progress(finished, len(pending), len(work.found),
+                              time.perf_counter() - start, estimate, done))
 
     report()
     if pending:
@@ -131,17 +138,19 @@ def run(scorer: Scorer, systems: Mapping[str, Sequence[str]], *,
                 if step.finished:
                     cache.put(scorer.identity, step.finished)
                     scores.update(step.finished)
-                done = min(done + step.work, float(len(pending)))
+                done += step.work
                 report()
                 if is_cancelled(cancel) and len(scores) < len(work.texts_by_key):
                     raise ScoringCancelled(len(scores) - len(work.found), len(pending))
         finally:
             steps.close()
+    nrefs = sum(1 for stream in references if stream is not None)
     return LearnedScores(
         scorer.metric, scorer.model, scorer.model_path, scorer.model_version, scorer.library,
         tuple(_system(scorer, name, [scores[key] for key in keys])
               for name, keys in work.keys_by_system.items()),
-        computed=len(pending), cached=len(work.found))
+        computed=len(pending), cached=len(work.found),
+        signature=str(scorer.signature(nrefs)))
 
 
 def _system(scorer: Scorer, name: str, values: list[CachedScore]) -> SystemScores:

@@ -1,7 +1,9 @@
-"""COMET through bleu.metrics.learned equals COMET's own ``predict`` on the same tiny models and
-inputs (segment and system scores, xCOMET's error spans); models are found by folder, checkpoint
-or Hugging Face cache name, and a missing one is named with the command that fetches it; the
-cache serves a second run; a run stops when asked, keeping what it finished."""
+"""COMET computed natively (bleu.metrics.learned) equals unbabel-comet 2.2.7's own ``predict``
+on the same tiny models and inputs, run in the oracle environment: reference-based (softmax and
+sparsemax layer mixes, mean and max pooling), reference-free, with ties, empty outputs, an empty
+reference and a truncated long line, to 1e-6. Models are found by folder, checkpoint or Hugging
+Face cache name; the cache serves a second run; a run stops when asked, keeping what it finished;
+each distinct text is encoded once."""
 
 from __future__ import annotations
 
@@ -10,8 +12,10 @@ from pathlib import Path
 
 import huggingface_hub
 import pytest
-from comet import load_from_checkpoint
+from conftest import run_oracle
 from learned_models import (
+    EDGE_REFERENCE,
+    EDGE_SYSTEM,
     REFERENCE_A,
     SOURCES,
     SYSTEMS,
@@ -23,87 +27,84 @@ from learned_models import (
 )
 
 from bleu.errors import InputError, MissingModelError, MissingReferenceError
+from bleu.evaluation import registry
 from bleu.metrics.learned import (
     CometScorer,
-    ErrorSpan,
     MemoryScoreCache,
     Progress,
     ScoringCancelled,
+    load_comet,
     score,
 )
 
-#: these need the learned extra (COMET, BERTScore, torch): scripts/test.sh runs them in its
-#: second environment, which has it
 pytestmark = pytest.mark.learned
 
 BATCH = 8
+ALL = {**SYSTEMS, "edge": EDGE_SYSTEM}
+#: (job name, model attribute, reference stream or None)
+CASES = [("comet", "comet", REFERENCE_A), ("comet-edge-ref", "comet", EDGE_REFERENCE),
+         ("sparse", "comet_sparse", REFERENCE_A), ("qe", "comet_qe", None)]
 
 
-def _samples(with_reference: bool = True) -> list[dict[str, str]]:
+def _samples(reference: list[str] | None) -> list[dict[str, str]]:
     """Every system's samples, system after system, as COMET takes them."""
-    return [{"src": s, "mt": m, **({"ref": r} if with_reference else {})}
-            for hypotheses in SYSTEMS.values()
-            for s, m, r in zip(SOURCES, hypotheses, REFERENCE_A, strict=True)]
+    return [{"src": s, "mt": m, **({"ref": r} if reference is not None else {})}
+            for hypotheses in ALL.values()
+            for s, m, r in zip(SOURCES, hypotheses, reference or SOURCES, strict=True)]
 
 
-def _predict(folder: Path, samples: list[dict[str, str]]):  # -> comet's Prediction
-    model = load_from_checkpoint(checkpoint(folder), local_files_only=True)
-    return model.predict(samples, batch_size=BATCH, gpus=0, progress_bar=False)
+@pytest.fixture(scope="module", name="theirs")
+def theirs_fixture(tiny_models: TinyModels) -> dict:
+    """unbabel-comet's predict on every case, in one run of the oracle environment."""
+    return run_oracle([{"name": name, "kind": "comet", "batch_size": BATCH,
+                        "checkpoint": checkpoint(getattr(tiny_models, attribute)),
+                        "samples": _samples(reference)}
+                       for name, attribute, reference in CASES])
 
 
-def _per_system(values: list, n: int) -> list[list]:
-    return [values[k:k + n] for k in range(0, len(values), n)]
-
-
-@pytest.mark.parametrize("kind", ["comet", "comet_qe"])
-def test_scores_equal_comets_predict(tiny_models: TinyModels, kind: str) -> None:
-    folder = getattr(tiny_models, kind)
-    with_reference = kind == "comet"
-    theirs = _predict(folder, _samples(with_reference))
-    ours = score(CometScorer(folder, device="cpu", batch_size=BATCH), SYSTEMS,
-                 sources=SOURCES, references=[REFERENCE_A] if with_reference else ())
+@pytest.mark.parametrize(("name", "attribute", "reference"), CASES,
+                         ids=[case[0] for case in CASES])
+def test_scores_equal_comets_predict(tiny_models: TinyModels, theirs: dict, name: str,
+                                     attribute: str, reference: list[str] | None) -> None:
+    expected = theirs[name]["scores"]
+    scorer = load_comet(getattr(tiny_models, attribute), device="cpu")
+    ours = score(scorer, ALL, sources=SOURCES,
+                 references=[reference] if reference is not None else ())
     n = len(SOURCES)
-    for system, expected in zip(ours.systems, _per_system(theirs.scores, n), strict=True):
+    assert [s.name for s in ours.systems] == list(ALL)
+    for k, system in enumerate(ours.systems):
         assert system.scores.dtype.name == "float64"
-        assert system.scores.tolist() == expected
-        assert system.system_score == sum(expected) / len(expected)  # COMET's system score
+        assert system.scores.tolist() == pytest.approx(expected[k * n:(k + 1) * n], abs=1e-6)
         assert system.spans is None
-    assert [s.name for s in ours.systems] == list(SYSTEMS)
-    assert ours.computed == 2 * n and ours.cached == 0
-    assert ours.library.startswith("unbabel-comet 2.2") and ours.model_version.startswith("sha:")
+    assert ours.systems[2].scores[2] == ours.systems[0].scores[2]  # one segment, one score
+    everything = [v for system in ours.systems for v in system.scores.tolist()]
+    assert sum(everything) / len(everything) == pytest.approx(theirs[name]["system_score"],
+                                                              abs=1e-6)
+    assert ours.model_version.startswith("sha:") and "torch" in ours.library
+    assert ours.signature.startswith(f"COMET|model:{getattr(tiny_models, attribute).name}|")
+    assert ("|ref:none" in ours.signature) == (reference is None)
+    assert registry.get("COMET").higher_is_better
 
 
-def test_one_system_at_a_time_as_comets_command_line(tiny_models: TinyModels) -> None:
-    """comet-score with several systems predicts each on its own: the same scores to float32
-    rounding (a batch's padding differs when the batches mix systems)."""
-    ours = score(CometScorer(tiny_models.comet, device="cpu", batch_size=BATCH), SYSTEMS,
-                 sources=SOURCES, references=[REFERENCE_A])
-    model = load_from_checkpoint(checkpoint(tiny_models.comet), local_files_only=True)
-    for system, hypotheses in zip(ours.systems, SYSTEMS.values(), strict=True):
-        theirs = model.predict([{"src": s, "mt": m, "ref": r} for s, m, r in zip(
-            SOURCES, hypotheses, REFERENCE_A, strict=True)], batch_size=BATCH, gpus=0,
-            progress_bar=False)
-        assert system.scores.tolist() == pytest.approx(theirs.scores, abs=1e-6)
-        assert system.system_score == pytest.approx(theirs.system_score, abs=1e-6)
+def test_each_distinct_text_is_encoded_once(tiny_models: TinyModels) -> None:
+    """Sources and references serve every system: the model reads each distinct text once."""
+    scorer = CometScorer(tiny_models.comet, device="cpu")
+    read: list[int] = []
+    original = scorer._encoder._forward
 
+    def counted(batch):  # type: ignore[no-untyped-def]
+        read.extend(len(ids) for ids in batch)
+        return original(batch)
 
-def test_xcomet_error_spans_are_comets(tiny_models: TinyModels) -> None:
-    theirs = _predict(tiny_models.xcomet, _samples())
-    ours = score(CometScorer(checkpoint(tiny_models.xcomet), device="cpu", batch_size=BATCH),
-                 SYSTEMS, sources=SOURCES, references=[REFERENCE_A])
-    n = len(SOURCES)
-    expected_spans = _per_system(theirs.metadata.error_spans, n)
-    assert any(expected_spans[0])  # the random model marks some errors
-    for system, scores, spans in zip(ours.systems, _per_system(theirs.scores, n),
-                                     expected_spans, strict=True):
-        assert system.scores.tolist() == scores
-        assert system.spans == tuple(
-            tuple(ErrorSpan(s["start"], s["end"], s["severity"], s["text"], s["confidence"])
-                  for s in segment) for segment in spans)
+    scorer._encoder._forward = counted
+    scorer._encoder._warm = True
+    score(scorer, ALL, sources=SOURCES, references=[REFERENCE_A])
+    distinct = {*SOURCES, *REFERENCE_A, *(m for lines in ALL.values() for m in lines)}
+    assert len(read) == len(distinct)
 
 
 def test_the_cache_serves_a_second_run(tiny_models: TinyModels) -> None:
-    scorer = CometScorer(tiny_models.comet, device="cpu", batch_size=BATCH)
+    scorer = CometScorer(tiny_models.comet, device="cpu")
     cache = MemoryScoreCache()
     first = score(scorer, SYSTEMS, sources=SOURCES, references=[REFERENCE_A], cache=cache)
     calls: list[int] = []
@@ -121,7 +122,6 @@ def test_the_cache_serves_a_second_run(tiny_models: TinyModels) -> None:
     assert [s.scores.tolist() for s in second.systems] == \
         [s.scores.tolist() for s in first.systems]
     assert reports[-1].total == 0 and reports[-1].fraction == 1.0
-    # one new system: only its segments are computed
     third = score(scorer, {**SYSTEMS, "copy": REFERENCE_A}, sources=SOURCES,
                   references=[REFERENCE_A], cache=cache)
     assert calls == [len(SOURCES)] and third.cached == 2 * len(SOURCES)
@@ -134,20 +134,20 @@ def test_a_stopped_run_keeps_its_finished_batches(tiny_models: TinyModels) -> No
 
     def progress(report: Progress) -> None:
         reports.append(report)
-        if report.done >= 2 * BATCH:
+        if report.done > 0:
             stop.set()
 
     with pytest.raises(ScoringCancelled) as caught:
         score(scorer, SYSTEMS, sources=SOURCES, references=[REFERENCE_A], cache=cache,
               progress=progress, cancel=stop)
-    assert (caught.value.done, caught.value.total) == (2 * BATCH, 2 * len(SOURCES))
-    assert len(cache) == 2 * BATCH
-    assert [r.done for r in reports] == [0, BATCH, 2 * BATCH]
-    assert reports[0].estimate.seconds > 0 and reports[0].estimate.tokens > 0
-    rest = score(scorer, SYSTEMS, sources=SOURCES, references=[REFERENCE_A], cache=cache,
-                 cancel=lambda: False)
-    assert (rest.cached, rest.computed) == (2 * BATCH, 2 * len(SOURCES) - 2 * BATCH)
-    whole = score(scorer, SYSTEMS, sources=SOURCES, references=[REFERENCE_A])
+    kept = caught.value.done
+    assert 0 < kept < 2 * len(SOURCES) and caught.value.total == 2 * len(SOURCES)
+    assert len(cache) == kept
+    assert reports[0].done == 0 and reports[0].estimate.seconds > 0
+    rest = score(scorer, SYSTEMS, sources=SOURCES, references=[REFERENCE_A], cache=cache)
+    assert (rest.cached, rest.computed) == (kept, 2 * len(SOURCES) - kept)
+    whole = score(CometScorer(tiny_models.comet, device="cpu"), SYSTEMS, sources=SOURCES,
+                  references=[REFERENCE_A])
     for part, full in zip(rest.systems, whole.systems, strict=True):
         assert part.scores.tolist() == pytest.approx(full.scores.tolist(), abs=1e-6)
 
@@ -161,23 +161,21 @@ def test_a_model_in_the_hugging_face_cache_is_found_by_name(
     assert scorer.model_version == commit and scorer.model == "Tiny/comet-da"
     by_folder = CometScorer(tiny_models.comet, device="cpu")
     assert scorer.identity != by_folder.identity  # a fingerprint is not a commit
+    by_file = CometScorer(checkpoint(tiny_models.comet), device="cpu")
+    assert by_file.model_path == checkpoint(tiny_models.comet)
 
 
 def test_a_missing_model_names_the_command_that_fetches_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path))
     with pytest.raises(MissingModelError) as caught:
-        CometScorer("Unbabel/wmt22-comet-da")
+        load_comet("Unbabel/wmt22-comet-da")
     message = str(caught.value)
     assert "'Unbabel/wmt22-comet-da'" in message and str(tmp_path) in message
     assert "huggingface-cli download Unbabel/wmt22-comet-da" in message
-    assert "never downloads" in message
 
 
-def test_a_missing_encoder_is_named_too(tiny_models: TinyModels, tmp_path: Path,
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A COMET checkpoint loads its encoder's tokenizer and configuration by name
-    (xlm-roberta-large): without them in the cache, say so before loading anything."""
+def test_a_missing_encoder_is_named_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_CACHE", str(tmp_path / "hub"))
     folder = tmp_path / "model"
     (folder / "checkpoints").mkdir(parents=True)
@@ -185,7 +183,7 @@ def test_a_missing_encoder_is_named_too(tiny_models: TinyModels, tmp_path: Path,
     (folder / "hparams.yaml").write_text("class_identifier: regression_metric\n"
                                          "pretrained_model: xlm-roberta-large\n")
     with pytest.raises(MissingModelError) as caught:
-        CometScorer(folder)
+        load_comet(folder)
     message = str(caught.value)
     assert "'xlm-roberta-large'" in message
     assert 'huggingface-cli download xlm-roberta-large --include "*.json" "*.model"' in message
@@ -193,10 +191,10 @@ def test_a_missing_encoder_is_named_too(tiny_models: TinyModels, tmp_path: Path,
 
 def test_a_folder_without_a_checkpoint_is_refused(tmp_path: Path) -> None:
     with pytest.raises(MissingModelError, match="holds no COMET checkpoint"):
-        CometScorer(tmp_path)
+        load_comet(tmp_path)
 
 
-def test_inputs_are_checked(tiny_models: TinyModels, tmp_path: Path) -> None:
+def test_inputs_are_checked(tiny_models: TinyModels) -> None:
     scorer = CometScorer(tiny_models.comet, device="cpu")
     with pytest.raises(MissingReferenceError, match="needs a reference"):
         score(scorer, SYSTEMS, sources=SOURCES)
@@ -210,5 +208,5 @@ def test_a_changed_model_is_a_new_model(tiny_models: TinyModels, tmp_path: Path)
     """Scores are cached by the model's files: another checkpoint in the same place does not
     get the first one's scores."""
     first = CometScorer(tiny_models.comet, device="cpu")
-    other = build_comet("regression", tiny_models.encoder, tmp_path / "other", seed=7)
+    other = build_comet("regression_metric", tiny_models.encoder, tmp_path / "other", seed=7)
     assert CometScorer(other, device="cpu").identity != first.identity

@@ -10,11 +10,11 @@ import sys
 import pytest
 
 from bleu.errors import MissingExtraError
-from bleu.metrics.learned import BertScoreScorer, CometScorer
+from bleu.metrics.learned import BertScoreScorer, MetricXScorer, load_comet
 
 
-@pytest.mark.parametrize(("scorer", "module"), [(CometScorer, "comet"),
-                                                (BertScoreScorer, "bert_score.utils")])
+@pytest.mark.parametrize("scorer", [load_comet, BertScoreScorer, MetricXScorer])
+@pytest.mark.parametrize("module", ["torch", "transformers"])
 def test_a_missing_library_names_the_extra(scorer: type, module: str,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, module, None)  # what an import of an absent module meets
@@ -31,4 +31,4 @@ def test_importing_the_learned_package_loads_no_library() -> None:
                           timeout=120, check=True)
     modules = set(json.loads(done.stdout))
     assert not modules & {"torch", "comet", "bert_score", "transformers", "huggingface_hub",
-                          "pandas", "streamlit"}
+                          "safetensors", "pandas", "streamlit"}
