@@ -3,7 +3,7 @@ arguments and the interface language.
 
 What the teaching pages show for the bundled sample (a tokenizer grid, NLTK's cross-check,
 Blind spots' cases) takes seconds the first time; a server computes it ahead, in the background
-(``bleu_app/runtime/_warmup.py``), and the first visitor finds it here. A caller that asks for
+(``bleu_app/warmup.py``), and the first visitor finds it here. A caller that asks for
 what another thread is computing right now waits for that result instead of computing it
 again. Results are shared: a pandas table is handed out as a shallow copy (pandas copies on
 write, so a caller that changes it changes its own copy), anything else must be immutable

@@ -1,4 +1,4 @@
-"""The server's warm-up (``bleu_app/runtime/_warmup.py``): after it, the first visits of Blind
+"""The server's warm-up (``bleu_app/warmup.py``): after it, the first visits of Blind
 spots and Brevity penalty and Sensitivity's grid and NLTK cross-check compute nothing of what
 it computed (no METEOR, no resized hypothesis, no NLTK corpus_bleu, no BLEU of the grid);
 without it they do. Off with
@@ -19,7 +19,7 @@ if str(REPO) not in sys.path:
 
 from bleu.explore import sensitivity  # noqa: E402 -- after the path
 from bleu.teaching import blind_spots, brevity, interpretation  # noqa: E402
-from bleu_app.runtime import _warmup  # noqa: E402
+from bleu_app import warmup  # noqa: E402
 
 APP = REPO / "app.py"
 MEMOIZED = (sensitivity.tokenizer_grid, sensitivity.nltk_crosscheck, sensitivity.mqm_correlation,
@@ -70,7 +70,7 @@ def first_visits() -> None:
 def test_first_visits_find_what_the_warm_up_computed(counting: dict[str, int],
                                                      warmed: bool) -> None:
     if warmed:
-        _warmup.warm()
+        warmup.warm()
         counting.update(dict.fromkeys(counting, 0))
     first_visits()
     if warmed:
@@ -81,13 +81,13 @@ def test_first_visits_find_what_the_warm_up_computed(counting: dict[str, int],
 
 def test_the_warm_up_starts_once_and_can_be_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     ran = []
-    monkeypatch.setattr(_warmup, "warm", lambda: ran.append(1) or {})
-    monkeypatch.setattr(_warmup, "_STARTED", type(_warmup._STARTED)())
+    monkeypatch.setattr(warmup, "warm", lambda: ran.append(1) or {})
+    monkeypatch.setattr(warmup, "_STARTED", type(warmup._STARTED)())
     monkeypatch.setenv("BLEU_EXPLORER_WARMUP", "0")
-    assert not _warmup.start(delay=0)
+    assert not warmup.start(delay=0)
     monkeypatch.setenv("BLEU_EXPLORER_WARMUP", "1")
-    assert _warmup.start(delay=0)
-    assert not _warmup.start(delay=0)
+    assert warmup.start(delay=0)
+    assert not warmup.start(delay=0)
     for _ in range(200):
         if ran:
             break
