@@ -96,7 +96,7 @@ def _loaded_model(metric: str, model: str, layers: int | None) -> Scorer:
 
 def _shared() -> bool:
     """Whether this is a shared server, where visitors pick among the offered models only."""
-    return _workspace._shared()
+    return _workspace.shared()
 
 
 def offered() -> tuple[OfferedModel, ...]:
