@@ -21,6 +21,8 @@ REPO = Path(__file__).resolve().parents[2]
 APP = REPO / "app.py"
 if str(REPO) not in sys.path:  # app.py imports its page glue from ``views``
     sys.path.insert(0, str(REPO))
+if str(REPO / "tests" / "io") not in sys.path:  # the catalogue imports its neighbour hostile
+    sys.path.insert(0, str(REPO / "tests" / "io"))
 
 
 def _catalogue_module():
