@@ -90,12 +90,10 @@ def _sensitivity() -> None:
     """The tokenizer grid of the first four systems, NLTK's cross-check of the first, the
     bundled MQM sample's correlations, the Chinese excerpt's segmentation (the page's
     defaults)."""
+    from bleu.evaluation.systems import match_scores
     from bleu.explore import sensitivity
     from bleu.io.dataset import load_folder
-    from bleu.io.scores.mqm import MQM_ALIASES
-    from bleu.io.scores.read import match_systems
-    from bleu_app.scoring import _segment_scores
-    from bleu_app.session import _session
+    from bleu_app.session import _samples, _session
 
     data = _sample()
     hyps = {name: text.segments for name, text in list(data.systems.items())[:4]}
@@ -104,8 +102,8 @@ def _sensitivity() -> None:
     first = next(iter(data.systems.values()))
     sensitivity.nltk_crosscheck(first.segments, [ref.segments for ref in data.references],
                                 max_ngram_order=4)
-    mqm_data, file_scores = _segment_scores.mqm_sample()
-    scores = match_systems(file_scores, list(mqm_data.systems), MQM_ALIASES).scores
+    mqm_data, file_scores = _samples.mqm_sample()
+    scores = match_scores(file_scores, list(mqm_data.systems)).scores
     sensitivity.mqm_correlation({name: text.segments for name, text in mqm_data.systems.items()},
                                 mqm_data.reference_streams, scores, tokenize="13a",
                                 lowercase=False)

@@ -4,8 +4,10 @@ for labels, tables and sentences only."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..display.formatting import PLAIN
-from ..i18n import N_, tr
+from ..i18n import N_, labels, tr
 from ..metrics.bleu.score import BLEUOptions
 
 #: sacrebleu's smoothing methods, as a reader reads them
@@ -16,6 +18,12 @@ SMOOTHING_NAMES = {"none": N_("none"), "floor": N_("floor"), "add-k": N_("add-k"
 def smoothing_name(method: str) -> str:
     """A smoothing method's name in the interface language (``none`` -> ``geen`` in Dutch)."""
     return tr(SMOOTHING_NAMES.get(method, method))
+
+
+def smoothing_names() -> Callable[[str], str]:
+    """A widget's ``format_func`` for the smoothing methods, translated now: a widget may
+    format its options later on another thread, where ``tr`` answers in English."""
+    return labels(SMOOTHING_NAMES)
 
 
 def on_off(flag: bool) -> str:

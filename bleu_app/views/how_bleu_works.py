@@ -42,7 +42,7 @@ from bleu.teaching.breakdown import (
 from bleu.teaching.examples import example, source
 from bleu.teaching.formula import in_force, natural_log, settings_text
 from bleu.teaching.handout import handout_html
-from bleu.teaching.option_names import on_off, smoothing_name
+from bleu.teaching.option_names import on_off, smoothing_name, smoothing_names
 from bleu_app.scoring import _learned
 from bleu_app.session import _session, _state
 from bleu_app.widgets import _charts, _classroom, _example_link, _exercise_ui, _steps_ui
@@ -143,7 +143,7 @@ def settings(opts: BLEUOptions) -> tuple[int, str, float | None, bool, list[floa
         order = int(c1.number_input(tr("N (max n-gram order)"), low, high, step=1, key=ORDER,
                                     help=glossary.tip("precision")))
         method = c2.selectbox(tr("Smoothing"), SMOOTH_METHODS, key=SMOOTH,
-                              format_func=smoothing_name, help=glossary.tip("smoothing"))
+                              format_func=smoothing_names(), help=glossary.tip("smoothing"))
         value = None
         if SMOOTH_DEFAULTS[method] is not None:
             state.setdefault(_value_key(method), float(SMOOTH_DEFAULTS[method]))

@@ -42,7 +42,7 @@ from bleu.io import TextFile, read_frequencies
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu.explain import Explanation
 from bleu.metrics.bleu.score import BLEUOptions
-from bleu.teaching.option_names import smoothing_name
+from bleu.teaching.option_names import smoothing_names
 from bleu_app.runtime import _cache
 from bleu_app.scoring import _metrics, _segment_scores
 from bleu_app.session import _session, _state
@@ -71,7 +71,7 @@ def sentence_smoothing() -> BLEUOptions:
     method = st.selectbox(
         tr("Sentence BLEU smoothing"), _state.SMOOTH_METHODS,
         index=_state.kept_index(_state.SENTENCE_SMOOTH, _state.SMOOTH_METHODS, "exp"),
-        key=_state.SENTENCE_SMOOTH, format_func=smoothing_name,
+        key=_state.SENTENCE_SMOOTH, format_func=smoothing_names(),
         help=tr("Sentence BLEU as sacrebleu computes it: effective order, and exp smoothing by "
              "default. Corpus scores use the sidebar's options."))
     return sentence_options(_state.options(), method)

@@ -11,7 +11,7 @@ from bleu.i18n import LANGUAGES, tr
 from bleu.io.dataset import Dataset
 from bleu.metrics.bleu.score import SMOOTH_DEFAULTS
 from bleu.metrics.tokenizers import available_tokenizers
-from bleu.teaching.option_names import smoothing_name
+from bleu.teaching.option_names import smoothing_names
 from bleu_app import page_script
 from bleu_app.session import _session, _state, _workspace
 from bleu_app.session._state import kept, kept_index
@@ -59,7 +59,7 @@ def options_sidebar() -> None:
     method = st.sidebar.selectbox(
         tr("Smoothing"), _state.SMOOTH_METHODS,
         index=kept_index(_state.SMOOTH_METHOD, _state.SMOOTH_METHODS, "exp"),
-        key=_state.SMOOTH_METHOD, format_func=smoothing_name)
+        key=_state.SMOOTH_METHOD, format_func=smoothing_names())
     if SMOOTH_DEFAULTS[method] is not None:
         key = _state.smooth_value_key(method)
         st.sidebar.number_input(tr("Smoothing value"), min_value=0.0,

@@ -185,6 +185,8 @@ class WordCountScorer:
     identity: str = "word-count"
     has_spans: bool = False
     components: tuple[str, ...] = ()
+    needs_reference: bool = True
+    reads_reference: bool = True
 
     def segment_texts(self, system: Sequence[str], sources, references) -> list[tuple]:
         return [(hyp, ref) for hyp, ref in zip(system, references[0], strict=True)]
@@ -198,6 +200,9 @@ class WordCountScorer:
                         for key, (hyp, ref) in zip(keys[start:start + 40],
                                                    pending[start:start + 40], strict=True)},
                        float(len(pending[start:start + 40])))
+
+    def signature(self, nrefs: int) -> str:
+        return f"nrefs:{nrefs}|model:none"
 
 
 def test_a_learned_metric_is_computed_through_its_registry_entry(monkeypatch):
