@@ -1,8 +1,9 @@
 """Where a person clicks, in a real browser: the server's CPU and the click-to-idle time of a new
 session and of the common clicks, and where the server's time went, beside another commit.
 
-Run: ``python benchmarks/bench_browser.py [--before REV] [--rounds 5] [--users 2]
-[--steps NAME,...] [--json FILE]``.
+Run: ``python benchmarks/bench_browser.py [--before REV | --before-tree DIR
+[--before-python PY]] [--rounds 5] [--users 2] [--steps NAME,...] [--json FILE]``
+(``benchmarks/measure_issue37.sh`` runs it for issue 37's numbers).
 
 Each round starts a fresh server per side (``server_probe.py``: Streamlit's own server, the app
 untouched, with a probe that records where its CPU goes) and drives headless Debian Chromium
@@ -21,7 +22,9 @@ yet (its first visits are cold); later users find what the server keeps. Every s
 
 ``--before REV`` serves git revision REV from a worktree of its own (``git worktree add
 --detach``, removed afterwards) in the same way (the same probe, this environment's Python),
-alternating with this tree (before, after, after, before, ...). Each server is first left to
+alternating with this tree (before, after, after, before, ...); ``--before-tree DIR`` serves a
+checkout that is already there instead, with ``--before-python`` (default: this Python; give
+that checkout's own environment where its dependencies differ). Each server is first left to
 become idle (its warm-up, where it has one, done: a class server starts before the class
 arrives; its CPU until then is printed). The bundled sample is the data (what a new session
 shows). Medians over rounds; on a machine shared with other work, compare
@@ -84,6 +87,12 @@ IDLE = """() => document.querySelector('[data-testid="stApp"]')
     && [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
         .every(c => c.querySelector('svg.marks, canvas.marks'))"""
 QUIET_MS = 500
+#: the page has changed since the user's last pointer or key event (a click's answer began)
+ANSWERED = """() => Math.max(window.__bench.mutation, window.__bench.state)
+    > window.__bench.input"""
+#: how long a click's answer may take to begin (a click that changes nothing is then timed
+#: as idle at once)
+ANSWER_MS = 10_000
 
 
 def cpu_seconds(pid: int) -> float:
@@ -130,13 +139,14 @@ class Server:
 
 @contextlib.contextmanager
 def serve(tree: Path, scratch: Path, name: str, extra_env: dict[str, str] | None = None,
-          ) -> Iterator[Server]:
-    """The app of ``tree`` as ``streamlit run app.py`` under the probe, on a free port."""
+          python: str = sys.executable) -> Iterator[Server]:
+    """The app of ``tree`` as ``streamlit run app.py`` under the probe, run by ``python``,
+    on a free port."""
     port = free_port()
     report = scratch / f"probe-{name}-{port}.json"
     env = {**os.environ, "BLEU_EXPLORER_DB": str(scratch / f"workspaces-{name}.sqlite"),
            "PYTHONPATH": str(tree), **(extra_env or {})}
-    command = [sys.executable, str(PROBE), str(report), "--", "run", "app.py",
+    command = [python, str(PROBE), str(report), "--", "run", "app.py",
                "--server.port", str(port), "--server.address", "127.0.0.1",
                "--server.headless", "true"]
     log = (scratch / f"server-{name}-{port}.log").open("wb")
@@ -176,6 +186,9 @@ def idle_after(page: Page, since: str, timeout: float = 120.0) -> float:
     moment ``since`` names (``input``: the last pointer or key event; ``navigation``: the
     page's start) to the last change before that quiet."""
     deadline = time.monotonic() + timeout
+    if since == "input":  # the page was idle before the click: wait for its answer to begin
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_function(ANSWERED, timeout=ANSWER_MS, polling=20)
     while True:
         left = max(deadline - time.monotonic(), 0.001) * 1000
         page.wait_for_function(IDLE, timeout=left, polling=50)
@@ -362,15 +375,18 @@ class Side:
     name: str
     tree: Path
     env: dict[str, str] = field(default_factory=dict)
+    python: str = sys.executable
     found: dict[tuple[str, int], list[Measured]] = field(default_factory=dict)
 
 
 def journey(side: Side, server: Server, browser: Any, users: int, steps: tuple[Step, ...],
-            say: Callable[[str], None]) -> None:
+            say: Callable[[str], None], later: tuple[Step, ...] | None = None) -> None:
+    """``users`` users one after another, each in a fresh context: the first takes ``steps``,
+    the later ones ``later`` (default: the same)."""
     for user in range(users):
         page = None
         try:
-            for step in steps:
+            for step in steps if user == 0 or later is None else later:
                 if page is None or step.since == "navigation":
                     if page is not None:
                         page.context.close()
@@ -411,18 +427,54 @@ def report(sides: list[Side], users: int, steps: tuple[Step, ...]) -> str:
     for side in sides:
         seen = {part for found in side.found.values() for m in found for part in m.parts}
         columns = [p for p in _PART_ORDER if p in seen] + sorted(seen - set(_PART_ORDER))
-        lines += ["", f"Where the server's CPU went, {side.name} (medians of the later users):",
+        lines += ["", f"Where the server's CPU went, {side.name} (medians of the later users "
+                      "where they took the step, else of the first):",
                   "", "| step | " + " | ".join(columns) + " | requests |",
                   "|---|" + "---:|" * len(columns) + "---|"]
         for step in steps:
-            later = range(1, users) if users > 1 else range(1)
-            found = [m for user in later for m in side.found.get((step.name, user), [])]
+            found = [m for user in range(1, users) for m in side.found.get((step.name, user), [])]
+            found = found or side.found.get((step.name, 0), [])
             if not found:
                 continue
             cells = [f"{_median([m.parts.get(part, 0.0) for m in found]):.3f}"
                      for part in columns]
             requests = ", ".join(f"{k} {v}" for k, v in sorted(found[-1].requests.items()))
             lines.append(f"| {step.name} | " + " | ".join(cells) + f" | {requests} |")
+    return "\n".join(lines)
+
+
+#: issue 37's targets: a new session's server CPU seconds, every other step's click-to-idle
+NEW_SESSION_CPU = 0.15
+CLICK_IDLE = 1.0
+
+
+def targets(sides: list[Side], users: int, steps: tuple[Step, ...]) -> str:
+    """Issue 37's measures against its targets, per side: medians over rounds of the first
+    user (the server's first visits after its start) and of the later users; the load
+    average's range beside them."""
+    groups = [("first", range(1))] + ([("later", range(1, users))] if users > 1 else [])
+    header = [f"{side.name.split(' (')[0]}, {who}" for side in sides for who, _ in groups]
+    lines = ["| measure (medians) | target | " + " | ".join(header) + " |",
+             "|---|---:|" + "---:|" * len(header)]
+    for step in steps:
+        new = step.since == "navigation"
+        measure, target = ("server CPU s", NEW_SESSION_CPU) if new else ("idle s", CLICK_IDLE)
+        cells = []
+        for side in sides:
+            for _, who in groups:
+                found = [m for user in who for m in side.found.get((step.name, user), [])]
+                value = _median([m.cpu if new else m.idle for m in found])
+                if value != value:  # no user of this group took the step
+                    cells.append("-")
+                    continue
+                mark = " ok" if value <= target else " OVER"
+                cells.append(f"{value:.3f}{mark}" if new else f"{value:.2f}{mark}")
+        lines.append(f"| {step.name}: {measure} | <= {target:g} | " + " | ".join(cells) + " |")
+    loads = [m.load for side in sides for found in side.found.values() for m in found]
+    runs = {len(found) for side in sides for found in side.found.values()}
+    lines.append(f"\nruns per side and step: {min(runs, default=0)}; load average (1 min) "
+                 f"during the steps: {min(loads, default=0):.2f}-{max(loads, default=0):.2f}, "
+                 f"median {_median(loads):.2f}")
     return "\n".join(lines)
 
 
@@ -447,6 +499,10 @@ def worktree(revision: str, scratch: Path) -> Iterator[Path]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", help="a git revision to measure against, alternating")
+    parser.add_argument("--before-tree", type=Path,
+                        help="a checkout to measure against (instead of --before REV)")
+    parser.add_argument("--before-python", default=sys.executable,
+                        help="the Python that serves the before side (its own environment)")
     parser.add_argument("--before-env", action="append", default=[], metavar="KEY=VALUE",
                         help="an environment variable for the before side's server (e.g. "
                              "BENCH_HTTP_PARSER=h11 with --before HEAD: what a parser changes)")
@@ -456,31 +512,60 @@ def main() -> int:
                              "server)")
     parser.add_argument("--steps", help="comma-separated step names (prefixes) to run; "
                                         "default: all")
+    parser.add_argument("--later-steps", help="the steps of the users after the first "
+                                              "(prefixes, as --steps; default: the same)")
     parser.add_argument("--json", type=Path, help="write every measurement here")
+    parser.add_argument("--time-limit", type=float, metavar="SECONDS",
+                        help="start no round that would end after this (by the longest round "
+                             "so far)")
     args = parser.parse_args()
-    steps = JOURNEY if not args.steps else tuple(
-        s for s in JOURNEY if any(s.name.startswith(p.strip()) for p in args.steps.split(",")))
+    def chosen(names: str | None) -> tuple[Step, ...]:
+        return JOURNEY if not names else tuple(
+            s for s in JOURNEY if any(s.name.startswith(p.strip()) for p in names.split(",")))
+
+    steps = chosen(args.steps)
+    later = None if args.later_steps is None else chosen(args.later_steps)
     with tempfile.TemporaryDirectory(prefix="bench-browser-") as scratch_name, \
             contextlib.ExitStack() as stack, sync_playwright() as playwright:
         scratch = Path(scratch_name)
         sides = [Side("after", REPO)]
-        if args.before:
+        if args.before or args.before_tree:
             extra = dict(item.split("=", 1) for item in args.before_env)
-            label = ", ".join([args.before, *args.before_env])
-            sides.insert(0, Side(f"before ({label})",
-                                 stack.enter_context(worktree(args.before, scratch)), extra))
-        for round_ in range(args.rounds):
-            for side in sides if round_ % 2 == 0 else sides[::-1]:
-                print(f"round {round_ + 1}: {side.name} (load {load_average():.1f})", flush=True)
-                browser = launch_chromium(playwright)
-                try:
-                    with serve(side.tree, scratch, side.name.split()[0], side.env) as server:
-                        journey(side, server, browser, args.users, steps,
-                                lambda text: print(text, flush=True))
-                finally:
-                    browser.close()
+            if args.before_tree:
+                tree = args.before_tree.resolve()
+                revision = subprocess.run(["git", "-C", str(tree), "rev-parse", "--short",
+                                           "HEAD"], capture_output=True, text=True).stdout
+                label = ", ".join([f"{tree} at {revision.strip() or '?'}", *args.before_env])
+            else:
+                tree = stack.enter_context(worktree(args.before, scratch))
+                label = ", ".join([args.before, *args.before_env])
+            sides.insert(0, Side(f"before ({label})", tree, extra, args.before_python))
+        started, longest = time.monotonic(), 0.0
+        try:
+            for round_ in range(args.rounds):
+                elapsed = time.monotonic() - started
+                if args.time_limit and round_ and elapsed + longest > args.time_limit:
+                    print(f"stopped after {round_} rounds: another would end after "
+                          f"--time-limit {args.time_limit:.0f} s", flush=True)
+                    break
+                for side in sides if round_ % 2 == 0 else sides[::-1]:
+                    print(f"round {round_ + 1}: {side.name} (load {load_average():.1f})",
+                          flush=True)
+                    browser = launch_chromium(playwright)
+                    try:
+                        with serve(side.tree, scratch, side.name.split()[0], side.env,
+                                   side.python) as server:
+                            journey(side, server, browser, args.users, steps,
+                                    lambda text: print(text, flush=True), later)
+                    finally:
+                        browser.close()
+                longest = max(longest, time.monotonic() - started - elapsed)
+        except KeyboardInterrupt:  # what was measured so far is still reported
+            print("interrupted: the report holds the rounds measured so far", flush=True)
         print()
         print(report(sides, args.users, steps))
+        print()
+        print(targets(sides, args.users, steps))
         if args.json:
             args.json.write_text(json.dumps({
                 side.name: {f"{name} | user {user + 1}": [m.__dict__ for m in found]

@@ -20,11 +20,30 @@ import struct
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from .i18n import language
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class CacheInfo(NamedTuple):
+    """A cache's calls so far: ``hits`` found a result (or waited for one being computed),
+    ``misses`` computed one; ``size`` results are kept now."""
+
+    hits: int
+    misses: int
+    size: int
+
+
+#: every function decorated with ``content_cache``, in the order they were defined
+_DECORATED: list[Callable[..., Any]] = []
+
+
+def decorated() -> tuple[Callable[..., Any], ...]:
+    """Every function ``content_cache`` has decorated in this process so far (the modules
+    that define them imported)."""
+    return tuple(_DECORATED)
 
 
 def _feed(digest: Any, value: Any, pinned: list[Any]) -> None:
@@ -96,10 +115,12 @@ def content_cache(maxsize: int, by_language: bool = True) -> Callable[[F], F]:
     """A decorator: the function's results kept by ``content_key`` of its arguments bound to
     its parameters (so a call by position and one by name share a result), the ``maxsize``
     most recently used; ``by_language=False`` for a result with no translated text in it. An
-    exception is not kept."""
+    exception is not kept. The function gets ``cache_info()`` (a ``CacheInfo``: what a
+    server's warm-up left for the pages is checked by it) and ``cache_clear()``."""
     def decorate(function: F) -> F:
         entries: OrderedDict[bytes, _Entry] = OrderedDict()
         lock = threading.Lock()
+        calls = {"hits": 0, "misses": 0}
         parameters = inspect.signature(function)
 
         @functools.wraps(function)
@@ -110,6 +131,7 @@ def content_cache(maxsize: int, by_language: bool = True) -> Callable[[F], F]:
             with lock:
                 entry = entries.get(key)
                 owner = entry is None
+                calls["misses" if owner else "hits"] += 1
                 if owner:
                     entry = entries[key] = _Entry()
                     entry.pinned = pinned
@@ -134,6 +156,17 @@ def content_cache(maxsize: int, by_language: bool = True) -> Callable[[F], F]:
                     return function(*args, **kwargs)  # the owner's failure is the owner's
             return _handed_out(entry.result)
 
-        cached.cache_clear = lambda: entries.clear()  # type: ignore[attr-defined]
+        def cache_info() -> CacheInfo:
+            with lock:
+                return CacheInfo(calls["hits"], calls["misses"], len(entries))
+
+        def cache_clear() -> None:
+            with lock:
+                entries.clear()
+                calls.update(hits=0, misses=0)
+
+        cached.cache_info = cache_info  # type: ignore[attr-defined]
+        cached.cache_clear = cache_clear  # type: ignore[attr-defined]
+        _DECORATED.append(cached)
         return cached  # type: ignore[return-value]
     return decorate

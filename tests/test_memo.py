@@ -122,3 +122,20 @@ def test_objects_without_content_are_keyed_by_identity() -> None:
     use(one)
     use(other)
     assert calls == [one, other]
+
+
+def test_cache_info_counts_hits_and_misses_and_clear_resets_them() -> None:
+    from bleu import memo
+
+    work, calls = counted()
+    assert work in memo.decorated()
+    assert work.cache_info() == memo.CacheInfo(hits=0, misses=0, size=0)
+    work(("a",))
+    work(["a"])
+    work(("b",))
+    assert work.cache_info() == memo.CacheInfo(hits=1, misses=2, size=2)
+    assert len(calls) == 2
+    work.cache_clear()
+    assert work.cache_info() == memo.CacheInfo(hits=0, misses=0, size=0)
+    work(("a",))
+    assert len(calls) == 3  # cleared: computed again
