@@ -470,6 +470,13 @@ def targets(sides: list[Side], users: int, steps: tuple[Step, ...]) -> str:
                 mark = " ok" if value <= target else " OVER"
                 cells.append(f"{value:.3f}{mark}" if new else f"{value:.2f}{mark}")
         lines.append(f"| {step.name}: {measure} | <= {target:g} | " + " | ".join(cells) + " |")
+    for side in sides:  # a click is one run; more is a rerun the user did not cause
+        extra = {f"{name} (user {user + 1})": max(len(m.runs) for m in found)
+                 for (name, user), found in side.found.items()
+                 if found and max(len(m.runs) for m in found) > 1}
+        lines.append(f"\n{side.name.split(' (')[0]}: " + (
+            "one script run per step" if not extra else "more than one script run: " + ", ".join(
+                f"{name} {n}" for name, n in extra.items())))
     loads = [m.load for side in sides for found in side.found.values() for m in found]
     runs = {len(found) for side in sides for found in side.found.values()}
     lines.append(f"\nruns per side and step: {min(runs, default=0)}; load average (1 min) "

@@ -11,10 +11,12 @@ atomically), so a benchmark takes one before and one after what it measures and 
 - ``websocket``: event-loop CPU spent in the websocket tasks (reading BackMsgs, sending
   ForwardMsgs), and the BackMsgs by type;
 - ``runs``: every script run: session, page, cause (``first`` run of a session, the widgets
-  whose value changed, ``query`` when only the query string changed, ``none`` when nothing
-  did, ``script`` for a run the script asked for itself: ``st.rerun``, ``st.switch_page``),
-  its thread's CPU seconds and wall seconds; ``run_loop``: event-loop CPU scheduled by script
-  threads (messages on their way out); ``script_thread_other``: script-thread CPU outside runs;
+  whose value changed, ``page`` for another page, ``widgets first sent`` when the request is
+  the first to carry the page's widgets (one of them is the user's change), ``none`` when
+  nothing changed, ``script`` for a run the script asked for itself: ``st.rerun``,
+  ``st.switch_page``), its thread's CPU seconds and wall seconds; ``run_loop``: event-loop
+  CPU scheduled by script threads (messages on their way out); ``script_thread_other``:
+  script-thread CPU outside runs;
 - ``loop_other``: event-loop CPU in nothing above (accepting connections, parsing requests);
 - ``threads``: CPU seconds of each live thread by name (the event loop's is ``MainThread``:
   what it spent outside callbacks is its total minus the ``loop`` counters).
@@ -51,6 +53,8 @@ _SCRIPT_OTHER = [0.0]
 _WIDGETS: dict[str, dict[str, bytes]] = {}
 _PENDING: dict[str, list[str]] = {}
 _STARTED: dict[str, bool] = {}
+#: per session: the page of its last rerun request
+_PAGES: dict[str, str] = {}
 
 
 def _kind(scope: dict[str, Any]) -> str:
@@ -157,6 +161,7 @@ def _patch_session() -> None:
                 request = msg.rerun_script
                 now = _widget_values(request.widget_states)
                 before = _WIDGETS.get(self.id)
+                page = request.page_script_hash or request.page_name
                 if before is None:
                     cause = "first"
                 else:
@@ -166,9 +171,15 @@ def _patch_session() -> None:
                     triggers = sorted(_key(w) for w, v in now.items() if v == b"trigger")
                     changed = sorted(set(changed) | set(triggers))
                     cause = ("widgets: " + ", ".join(changed)) if changed else "none"
-                    if cause == "none" and request.page_name:
-                        cause = f"page: {request.page_name}"
+                    if cause == "none" and page and page != _PAGES.get(self.id):
+                        cause = f"page: {request.page_name or page[:8]}"
+                    elif cause == "none" and set(now) - set(before):
+                        # the page's widgets reach the server with the first request after
+                        # they were drawn: one of them is what the user changed
+                        cause = f"widgets first sent: {len(set(now) - set(before))}"
                 _WIDGETS[self.id] = {w: v for w, v in now.items() if v != b"trigger"}
+                if page:
+                    _PAGES[self.id] = page
                 _PENDING.setdefault(self.id, []).append(
                     f"{cause} (query {request.query_string!r})")
         original(self, msg)
