@@ -348,8 +348,8 @@ def fresh_page(browser: Any) -> Page:
 
 
 def measure(server: Server, page: Page, step: Step) -> Measured:
-    """Do ``step`` on ``page`` and measure it."""
-    server.settled()
+    """Do ``step`` on ``page`` and measure it (the server is idle: it has started and settled,
+    or the step before ended settled)."""
     start_probe = server.probe()
     start_cpu = cpu_seconds(server.pid)
     step.act(page, server.url)

@@ -14,8 +14,8 @@
 #
 # Environment: BEFORE_TREE (default /work/baseline, commit 93199b4) and BEFORE_PYTHON (its
 # .venv), ROUNDS (5), USERS (2), LATER_STEPS (the later users' steps: "new session"), OUT (a
-# new folder under /tmp). It starts no round that would end after LIMIT seconds (660, by the
-# longest round so far) and is stopped at LIMIT + 40 at the latest, printing what it has: the
+# new folder under /tmp). It starts no round that would end after LIMIT seconds (680, by the
+# longest round so far) and is stopped at LIMIT + 25 at the latest, printing what it has: the
 # lead's budget is 12 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +25,7 @@ BEFORE_PYTHON=${BEFORE_PYTHON:-$BEFORE_TREE/.venv/bin/python}
 ROUNDS=${ROUNDS:-5}
 USERS=${USERS:-2}
 LATER_STEPS=${LATER_STEPS:-new session}
-LIMIT=${LIMIT:-660}
+LIMIT=${LIMIT:-680}
 OUT=${OUT:-$(mktemp -d /tmp/issue37-XXXXXX)}
 PYTHON=${PYTHON:-.venv/bin/python}
 
@@ -35,7 +35,7 @@ echo "issue 37, browser benchmark: $(date -u '+%F %T UTC'); after: $(git rev-par
 echo "cores: $(nproc); $(uptime)"
 start=$(date +%s)
 status=0
-timeout --signal=INT --kill-after=15 $((LIMIT + 40)) "$PYTHON" benchmarks/bench_browser.py \
+timeout --signal=INT --kill-after=10 $((LIMIT + 25)) "$PYTHON" benchmarks/bench_browser.py \
     --before-tree "$BEFORE_TREE" --before-python "$BEFORE_PYTHON" --time-limit "$LIMIT" \
     --rounds "$ROUNDS" --users "$USERS" --later-steps "$LATER_STEPS" \
     --json "$OUT/measurements.json" \

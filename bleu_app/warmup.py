@@ -32,11 +32,11 @@ _LOCK = threading.Lock()
 
 
 def _sample() -> Dataset:
-    """The bundled sample, with the content the sessions load."""
-    from bleu.io.dataset import load_folder
+    """The bundled sample the sessions load (read once per server: the first session finds it
+    read)."""
     from bleu_app.session import _session
 
-    return load_folder(_session.SAMPLE_DIR, _session.SAMPLE_LABEL)
+    return _session.sample_dataset()
 
 
 #: what the pages import on first use (the first visitor of a page would wait for them)
