@@ -9,8 +9,14 @@
 # server CPU <= 0.15 s, every click's click-to-idle <= 1 s) per side; writes the whole output
 # and every measurement under OUT.
 #
-#     bash benchmarks/measure_issue37.sh            # 5 rounds, about 8 minutes on a quiet machine
-#     ROUNDS=1 bash benchmarks/measure_issue37.sh   # a check that it works (about 2 minutes)
+#     bash benchmarks/measure_issue37.sh            # 5 rounds: under 12 minutes, guarded
+#     ROUNDS=1 bash benchmarks/measure_issue37.sh   # a check that it works
+#
+# One round took 362 s with the load average at 7-10 and 514 s at 10-17 (2026-12-07, two cores
+# shared with other agents; most of it the browser's and servers' work slowed by the load, the
+# rest fixed waits: about 1 s per step, the after side's warm-up of about 17 s CPU). On a quiet
+# machine a round should take about 2 minutes; if 5 do not fit in LIMIT the run says
+# "stopped after N rounds" and reports those N.
 #
 # Environment: BEFORE_TREE (default /work/baseline, commit 93199b4) and BEFORE_PYTHON (its
 # .venv), ROUNDS (5), USERS (2), LATER_STEPS (the later users' steps: "new session"), OUT (a
