@@ -22,6 +22,7 @@ import contextlib
 import importlib.util
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -139,6 +140,7 @@ def server_probe() -> list[tuple[str, str]]:
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
+        shutil.rmtree(folder, ignore_errors=True)
     sys.path.insert(0, str(REPO))
     from bleu_app.launch import settings_flags
     rows.append(("the served app's error details",
