@@ -142,7 +142,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--long", action="store_true", help="also open a 50 MB line")
     long = parser.parse_args().long
-    folder = Path(tempfile.mkdtemp())
+    with tempfile.TemporaryDirectory() as kept:
+        measure_all(Path(kept), long)
+
+
+def measure_all(folder: Path, long: bool) -> None:
     files31 = {f"sys{k:02d}.de": f"Satz {k}\n".encode() * (k + 1) for k in range(31)}
     cases = [
         ("10 GiB of zeros in a 29 KB .tar.bz2", lambda: archive(

@@ -189,16 +189,25 @@ def test_the_served_app_shows_no_error_details(path: str) -> None:
         assert tomllib.load(handle)["client"]["showErrorDetails"] == "none"
 
 
+LONG_LINE = ("Das ist ein sehr langer Satz mit vielen Wörtern " * 22_000)[:2**20]
+
+
+def with_a_long_segment() -> AppTest:
+    """A session whose system output and reference hold a 1 MiB (and a 512 KiB) line 2."""
+    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=300).run()
+    at.file_uploader(key="systems_upload").set_value(
+        [("hyp.Long.de", f"Kurz .\n{LONG_LINE}\nNoch einer .\n".encode(), "text/plain")])
+    at.file_uploader(key="references_upload").set_value(
+        [("ref.de", f"Kurz .\n{LONG_LINE[:2**19]}\nNoch einer .\n".encode(),
+          "text/plain")]).run()
+    assert not at.exception, at.exception
+    return at
+
+
 def test_a_1_mib_segment_is_shown_bounded_on_sentences() -> None:
     """Before: 343 MiB of HTML in 57 s for the segment view (2.4 GB of server memory); a 50 MB
     line took the server past 14 GB (docs/bad_inputs.md has the numbers measured now)."""
-    long_line = ("Das ist ein sehr langer Satz mit vielen Wörtern " * 22_000)[:2**20]
-    at = AppTest.from_file(str(REPO / "app.py"), default_timeout=300).run()
-    at.file_uploader(key="systems_upload").set_value(
-        [("hyp.Long.de", f"Kurz .\n{long_line}\nNoch einer .\n".encode(), "text/plain")])
-    at.file_uploader(key="references_upload").set_value(
-        [("ref.de", f"Kurz .\n{long_line[:2**19]}\nNoch einer .\n".encode(),
-          "text/plain")]).run()
+    at = with_a_long_segment()
     at.switch_page("bleu_app/views/sentences.py").run()
     at.number_input(key="open_segment").set_value(2).run()
     assert not at.exception, at.exception
@@ -209,6 +218,49 @@ def test_a_1_mib_segment_is_shown_bounded_on_sentences() -> None:
     assert drawn < 100_000  # parts of 5,000 characters, no n-gram chips
     assert any("1,048,576 characters" in plain(m.value) for m in at.markdown)
     assert any("This segment is long" in plain(info.value) for info in at.info)
+
+
+def drawn_characters(at: AppTest) -> int:
+    """Characters of text a page draws: Markdown, captions, text, infos and table cells."""
+    texts = [*at.markdown, *at.caption, *at.text, *at.info, *at.warning, *at.error]
+    cells = sum(len(str(value)) for table in at.dataframe
+                for value in table.value.to_numpy().ravel())
+    return sum(len(str(element.value)) for element in texts) + cells
+
+
+def test_a_1_mib_segment_in_every_export_is_made_on_demand_and_whole(monkeypatch) -> None:
+    """The long line's exports: the pages that show segments (Sentences, Compare, Metrics &
+    human scores) and the dashboard draw a bounded page, every download that can hold a
+    segment is made only when asked for (a callable, never built on a rerun), and what it
+    gives is the whole text: the segment view's "The whole text" and Sentences' CSV of the
+    filtered rows hold the 1 MiB line uncut. Before, the segment view had no download and
+    drew the whole line as 343 MiB of n-gram HTML."""
+    from streamlit.delta_generator import DeltaGenerator
+
+    made: dict[str, object] = {}
+    real = DeltaGenerator.download_button
+
+    def recording(self, label, data, *args, **kwargs):
+        made[kwargs.get("key") or label] = data
+        return real(self, label, data, *args, **kwargs)
+    monkeypatch.setattr(DeltaGenerator, "download_button", recording)
+    import streamlit as st
+    monkeypatch.setattr(st, "download_button",
+                        lambda *args, **kwargs: recording(st._main, *args, **kwargs))
+    at = with_a_long_segment()
+    for script in ("dashboard", "sentences", "compare", "scores"):
+        at.switch_page(f"bleu_app/views/{script}.py").run()
+        if script == "sentences":
+            at.number_input(key="open_segment").set_value(2).run()
+        assert not at.exception, (script, at.exception)
+        assert drawn_characters(at) < 200_000, script  # the line is 1,048,576 characters
+    holding = {key: data for key, data in made.items()
+               if not isinstance(data, (str, bytes)) or len(data) > 100_000}
+    assert holding and all(callable(data) for data in holding.values()), sorted(holding)
+    whole = [key for key, data in holding.items() if key.endswith("_download")]
+    assert whole and all(LONG_LINE.encode() in holding[key]() for key in whole[:1])
+    assert any(LONG_LINE[:2**19].encode() == holding[key]() for key in whole)
+    assert LONG_LINE.encode() in holding["download_segments"]()  # uncut in the CSV
 
 
 def test_a_lone_surrogate_in_json_lines_loads_on_data_and_sentences() -> None:

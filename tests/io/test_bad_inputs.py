@@ -254,6 +254,10 @@ ARCHIVES: tuple[ArchiveInput, ...] = (
     ArchiveInput("bz2_bomb", "A .tar.bz2 of 29 KB holding 10 GiB of zeros", "zeros.tar.bz2",
                  lambda: hostile.zero_bomb("bz2", 10),
                  ("zeros.tar.bz2 unpacks to more than 200 MB",)),
+    ArchiveInput("bz2_members", "A .tar.bz2 of 16 KB holding 40 files of 100 MiB each (each "
+                 "under the limit, together 4 GiB)", "members.tar.bz2",
+                 lambda: hostile.many_big_members("bz2", 40, 100),
+                 ("members.tar.bz2 unpacks to more than 200 MB",)),
     ArchiveInput("xz_members", "A .tar.xz of 1.9 MB holding 1,000,000 empty files",
                  "million.tar.xz", lambda: hostile.empty_members("xz", 1_000_000),
                  ("More than 1,100 files were dropped",)),
