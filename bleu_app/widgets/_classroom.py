@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from bleu.display.escaping import show_controls_frame
+from bleu.display.escaping import escape_markdown
 from bleu.display.formatting import Column, text_frame
 from bleu.i18n import tr
 from bleu.teaching.glossary import glossary
@@ -195,8 +195,7 @@ def table(frame: Any, key: str, **options: Any) -> None:
     the presentation type, where a data grid draws 14-pixel text on a canvas), indexed by its
     first column; otherwise the app's data grid (``options``: its column settings)."""
     if presenting():
-        shown = show_controls_frame(frame)
-        st.table(shown.set_index(shown.columns[0]))
+        static_table(frame)
     else:
         _tables.dataframe(frame, hide_index=True, key=key, **options)
 
@@ -215,7 +214,17 @@ def grid(frame: pd.DataFrame, columns: Mapping[str, Column], *, key: str,
     for name in shown.columns:  # as _tables.column_config names them ("" stays blank)
         said = (columns[name].label if name in columns else "") or str(name)
         headers[name] = (labels or {}).get(name) or (tr(said) if said else "")
-    shown = show_controls_frame(shown.rename(columns=headers))
+    static_table(shown.rename(columns=headers))
+
+
+def static_table(frame: pd.DataFrame) -> None:
+    """``st.table`` of ``frame``, indexed by its first column, every text (cells, headers)
+    written literally: ``st.table`` reads each as Markdown ("> 60" would be a quote, an
+    n-gram's ``*`` emphasis, a system's name a link), so each is Markdown-escaped."""
+    def literal(value: object) -> object:
+        return escape_markdown(value) if isinstance(value, str) else value
+
+    shown = frame.map(literal).rename(columns=literal)
     st.table(shown.set_index(shown.columns[0]))
 
 

@@ -619,6 +619,8 @@ def test_presented_tables_are_html_in_the_presentation_type_written_in_dutch(scr
         first = tables[0]
         assert first.index.name == "metriek" and "BLEU" in first.index
         assert "uitvoer van SMU" in first.columns
+        # st.table reads Markdown: every text is escaped ("> 60" is no quote)
+        assert any(label == "\\> 60" for table in tables for label in table.index)
     else:  # the positions table: c, r, c/r, BP, BLEU beside each system
         assert any({"c", "r", "BP", "BLEU"} <= set(table.columns) for table in tables)
 
