@@ -38,7 +38,7 @@ from bleu.teaching.formula import in_force
 from bleu_app.runtime import _cache
 from bleu_app.scoring import _learned, _metrics, _segment_scores
 from bleu_app.session import _samples, _session, _state
-from bleu_app.widgets import _charts, _classroom, _example_link, _tables
+from bleu_app.widgets import _charts, _classroom, _example_link
 from bleu_app.widgets._example_link import Field
 
 PAGE = "blind_spots"
@@ -103,7 +103,7 @@ def show_signatures(signatures) -> None:
     """The signatures the scores above were computed with, in a closed expander."""
     with st.expander(tr("Signatures: the settings of every score (SacreBLEU's for BLEU, chrF "
                         "and TER)"), icon=":material/fingerprint:"):
-        _tables.show(signature_frame(signatures), {"signature": Column()},
+        _classroom.grid(signature_frame(signatures), {"signature": Column()},
                      widths={"signature": "large"}, key=f"blind_signatures_{len(signatures)}",
                      labels={"metric": tr("metric"), "signature": tr("signature")})
 
@@ -121,7 +121,7 @@ def _comparability(system: TextFile, references: tuple[TextFile, ...],
 def score_table(frame: pd.DataFrame, key: str, *scores: str) -> None:
     """A frame of scores written by the app's rule, the MQM column explained; ``scores``:
     other score columns (an uploaded metric's)."""
-    _tables.show(frame, {**score_columns(), **{name: Column(SCORE) for name in scores}},
+    _classroom.grid(frame, {**score_columns(), **{name: Column(SCORE) for name in scores}},
                  key=key, labels={"candidate": tr("candidate"), "tokenizer": tr("tokenizer")})
 
 
@@ -133,7 +133,7 @@ def metric_table(frame: pd.DataFrame, key: str) -> None:
     columns = {"metric": Column(help=tr("Each metric's meaning: open “What the metrics "
                                         "measure” below, or the glossary."), translated=True),
                **{name: Column(SCORE) for name in turned.columns if name != "metric"}}
-    _tables.show(turned, columns, key=key, labels={"metric": tr("metric")}, width="content")
+    _classroom.grid(turned, columns, key=key, labels={"metric": tr("metric")}, width="content")
 
 
 def metric_meanings() -> None:
@@ -277,7 +277,7 @@ def guide(data: Dataset, opts: BLEUOptions) -> None:
     stats = _metrics.bleu_stats(data)
     left, right = st.columns([1, 1])
     with left:
-        _tables.show(interpretation.bands_frame(), {
+        _classroom.grid(interpretation.bands_frame(), {
             "BLEU": Column(), "interpretation": Column(label=N_("interpretation"))},
             key="blind_bands")
         st.caption(escape_markdown(tr("Bands: {source}, a rough guide only.").format(
@@ -288,7 +288,7 @@ def guide(data: Dataset, opts: BLEUOptions) -> None:
             score = score_from_stats(np.asarray(matrix).sum(axis=0), opts).score
             found = interpretation.band(score)
             rows.append({"system": name, "BLEU": score, "band": found.label})
-        _tables.show(pd.DataFrame(rows), score_columns(), key="blind_system_bands",
+        _classroom.grid(pd.DataFrame(rows), score_columns(), key="blind_system_bands",
                      labels={"system": tr("system"), "band": tr("band")})
         st.caption(escape_markdown(in_force(opts, corpus=True, sidebar=True)))
     quote, credit = tr(interpretation.CAVEAT), tr(interpretation.CAVEAT_SOURCE)
@@ -302,7 +302,7 @@ def guide(data: Dataset, opts: BLEUOptions) -> None:
                            interface_language())
     _charts.show(_classroom.charts(st), charts.comparability_chart, frame, width="stretch",
                  key="blind_comparability_chart")
-    _tables.show(frame.drop(columns=["interpretation"]),
+    _classroom.grid(frame.drop(columns=["interpretation"]),
                  {**score_columns(), "signature": Column()}, widths={"signature": "large"},
                  key="blind_comparability")
 

@@ -42,7 +42,7 @@ from bleu.teaching.formula import in_force, settings_text
 from bleu_app.runtime import _cache
 from bleu_app.scoring import _metrics
 from bleu_app.session import _session, _state
-from bleu_app.widgets import _charts, _classroom, _example_link, _exercise_ui, _tables
+from bleu_app.widgets import _charts, _classroom, _example_link, _exercise_ui
 from bleu_app.widgets._example_link import Field
 
 PAGE = "brevity_penalty"
@@ -130,7 +130,7 @@ def curve(data: Dataset, opts: BLEUOptions) -> None:
     _charts.show(_classroom.charts(zoomed),
                  partial(charts.bp_curve_chart, window=zoom_window(positions)), positions,
                  width="stretch", key="bp_zoom_chart")
-    _tables.show(pd.DataFrame([{
+    _classroom.grid(pd.DataFrame([{
         "system": p.system, "c": p.sys_len, "r": p.ref_len, "c/r": p.ratio, "BP": p.bp,
         "BLEU": p.score} for p in positions]), position_columns(), key="bp_positions")
     _example_link.save(FIELDS)  # a fragment's rerun ends here: the link follows the sentence
@@ -162,7 +162,7 @@ def whatif(data: Dataset, opts: BLEUOptions) -> None:
         settings=settings_text(opts))))
     rows = [{"": label, **{f"p_{n} (%)": p for n, p in enumerate(found_at.precisions, start=1)}}
             for label, found_at in ((tr("now"), point), (tr("at 0 %"), base))]
-    _tables.show(pd.DataFrame(rows), {name: Column(SCORE) for name in rows[0] if name},
+    _classroom.grid(pd.DataFrame(rows), {name: Column(SCORE) for name in rows[0] if name},
                  key="bp_precisions")
     best = found.best
     if best.percent < 0:
@@ -199,7 +199,7 @@ def explore(data: Dataset, opts: BLEUOptions) -> None:
                   "is Σc/Σr over the group."))
     buckets = _buckets(data, opts)
     _charts.show(_classroom.charts(st), charts.buckets_chart, buckets, key="bp_buckets_chart")
-    _tables.show(buckets, {"system": Column(label=N_("system")),
+    _classroom.grid(buckets, {"system": Column(label=N_("system")),
                            "bucket": Column(label=N_("bucket")),
                            "segments": Column(COUNT, label=N_("segments")),
                            "sys_len": Column(COUNT, label="c"), "ref_len": Column(COUNT, label="r"),

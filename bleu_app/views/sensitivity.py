@@ -28,7 +28,7 @@ from bleu.teaching.breakdown import SENTENCE_DEFAULTS
 from bleu.teaching.formula import in_force
 from bleu_app.runtime import _cache
 from bleu_app.session import _samples, _session, _state
-from bleu_app.widgets import _charts, _classroom, _example_link, _tables
+from bleu_app.widgets import _charts, _classroom, _example_link
 
 ZH_DIR = _session.SAMPLE_DIR / "wmt22_en-zh_excerpt"
 ZH_LABEL = N_("Sample: WMT22 English→Chinese, first 300 segments")
@@ -96,10 +96,10 @@ if st.toggle(tr("Score the loaded systems under every tokenizer × case"), key="
         with st.spinner(tr("Scoring under every tokenizer…")):
             grid = _grid(data, tuple(names), opts.smooth_method, opts.max_ngram_order)
         table = grid.table().reset_index()
-        _tables.show(table, {name: Column(SCORE) for name in table.columns[1:]},
+        _classroom.grid(table, {name: Column(SCORE) for name in table.columns[1:]},
                      key="sens_grid_table")
         _charts.show(place, charts.tokenizer_grid_chart, grid, key="sens_grid_chart")
-        _tables.show(grid.spread().reset_index(), {name: Column(SCORE) for name in
+        _classroom.grid(grid.spread().reset_index(), {name: Column(SCORE) for name in
                                                    ("min", "max", "spread")},
                      labels={"min": tr("min"), "max": tr("max"), "spread": tr("spread")},
                      key="sens_grid_spread")
@@ -112,7 +112,7 @@ if st.toggle(tr("Score the loaded systems under every tokenizer × case"), key="
             st.success(tr("The ranking of systems is the same under every tokenizer and case."))
         with st.expander(tr("Signatures")):
             cells = ["system", "tokenize", "lowercase", "score", "rank", "signature"]
-            _tables.show(grid.cells[cells], {"system": Column(), "tokenize": Column(
+            _classroom.grid(grid.cells[cells], {"system": Column(), "tokenize": Column(
                 label=N_("tokenizer")), "lowercase": Column(), "score": Column(SCORE),
                 "rank": Column(), "signature": Column()}, key="sens_grid_cells")
 
@@ -128,7 +128,7 @@ if st.toggle(tr("Run the cross-check"), key="sens_nltk_on"):
     except InputError as error:
         st.warning(escape_markdown(str(error)))
     else:
-        _tables.show(check.rows, {"implementation": Column(translated=True),
+        _classroom.grid(check.rows, {"implementation": Column(translated=True),
                                   "tokenization": Column(translated=True),
                                   "smoothing": Column(), "score": Column(SCORE)},
                      key="sens_nltk_table")
@@ -181,7 +181,7 @@ if mqm_data is not None and mqm_scores is not None:
                      key="sens_mqm_segments")
         _charts.show(_classroom.charts(right), charts.mqm_systems_chart, corr,
                      key="sens_mqm_systems")
-        _tables.show(corr.systems, {"corpus_bleu": Column(SCORE), "mqm": Column(SCORE)},
+        _classroom.grid(corr.systems, {"corpus_bleu": Column(SCORE), "mqm": Column(SCORE)},
                      labels={"system": tr("system"), "corpus_bleu": tr("corpus BLEU"),
                              "mqm": tr("MQM (mean, negated)")},
                      key="sens_mqm_table")
@@ -195,7 +195,7 @@ said(in_force(BLEUOptions(), corpus=True, sidebar=True, tokenizers=tr("tokenizer
 zh_system = st.selectbox(tr("System"), list(unspaced.systems),
                          format_func=show_controls, key="sens_zh_system")
 table = _segmentation(unspaced.systems[zh_system], unspaced.references)
-_tables.show(table, {"score": Column(SCORE), "hyp_tokens": Column(COUNT),
+_classroom.grid(table, {"score": Column(SCORE), "hyp_tokens": Column(COUNT),
                      "ref_tokens": Column(COUNT), "tokens per segment": Column(PRECISION),
                      "one-token segments": Column(COUNT)},
              labels={"tokenize": tr("tokenizer"), "score": "BLEU", "hyp_tokens": tr("hyp tokens"),

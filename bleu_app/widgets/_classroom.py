@@ -14,11 +14,14 @@ share, notes about other pages) is not drawn at all (``presenting()``). Charts g
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+import pandas as pd
 import streamlit as st
 
-from bleu.display.escaping import show_controls_frame
+from bleu.display.escaping import escape_markdown
+from bleu.display.formatting import Column, text_frame
 from bleu.i18n import tr
 from bleu.teaching.glossary import glossary
 from bleu_app import page_script
@@ -192,10 +195,37 @@ def table(frame: Any, key: str, **options: Any) -> None:
     the presentation type, where a data grid draws 14-pixel text on a canvas), indexed by its
     first column; otherwise the app's data grid (``options``: its column settings)."""
     if presenting():
-        shown = show_controls_frame(frame)
-        st.table(shown.set_index(shown.columns[0]))
+        static_table(frame)
     else:
         _tables.dataframe(frame, hide_index=True, key=key, **options)
+
+
+def grid(frame: pd.DataFrame, columns: Mapping[str, Column], *, key: str,
+         labels: Mapping[str, str] | None = None, **options: Any) -> None:
+    """A table of scores (``_tables.show``'s arguments): in presentation mode a plain HTML table
+    in the presentation type, each number written by its column's rule in the interface
+    language and each header as the data grid names it (a data grid draws 14-pixel text on a
+    canvas that no style reaches); otherwise the app's data grid."""
+    if not presenting():
+        _tables.show(frame, columns, key=key, labels=labels, **options)
+        return
+    shown = text_frame(frame, columns)
+    headers = {}
+    for name in shown.columns:  # as _tables.column_config names them ("" stays blank)
+        said = (columns[name].label if name in columns else "") or str(name)
+        headers[name] = (labels or {}).get(name) or (tr(said) if said else "")
+    static_table(shown.rename(columns=headers))
+
+
+def static_table(frame: pd.DataFrame) -> None:
+    """``st.table`` of ``frame``, indexed by its first column, every text (cells, headers)
+    written literally: ``st.table`` reads each as Markdown ("> 60" would be a quote, an
+    n-gram's ``*`` emphasis, a system's name a link), so each is Markdown-escaped."""
+    def literal(value: object) -> object:
+        return escape_markdown(value) if isinstance(value, str) else value
+
+    shown = frame.map(literal).rename(columns=literal)
+    st.table(shown.set_index(shown.columns[0]))
 
 
 def options_box(name: str, **options: Any) -> Any:

@@ -5,6 +5,7 @@ link."""
 from __future__ import annotations
 
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -594,6 +595,34 @@ def test_presentation_mode_hides_sidebar_and_options():
     at.switch_page("bleu_app/views/sensitivity.py").run()  # Sensitivity is presentable too
     assert at.toggle(key="present_toggle_sensitivity").value is True
     assert not at.exception
+
+
+@pytest.mark.parametrize("script", ["blind_spots", "brevity_penalty"])
+def test_presented_tables_are_html_in_the_presentation_type_written_in_dutch(script):
+    """A data grid draws 14-pixel text on a canvas: presented, each table of scores is an HTML
+    table (the presentation style sets its type), its numbers written by the rule in Dutch and
+    its headers named as the grid names them."""
+    at = AppTest.from_file(str(APP), default_timeout=180)
+    at.query_params.update({"lang": "nl", "present": "1"})
+    at.run()
+    at.switch_page(f"bleu_app/views/{script}.py").run()
+    assert not at.exception
+    assert not at.dataframe
+    tables = [t.value for t in at.table]
+    assert tables
+    cells = [str(cell) for table in tables for cell in table.to_numpy().ravel()]
+    assert any(re.fullmatch(r"\d{1,3},\d{2}", cell) for cell in cells), cells[:10]
+    # a point only between thousands (39.525 tokens), never before decimals
+    assert not any(re.fullmatch(r"\d{1,3}\.(?:\d{1,2}|\d{4,})", cell) for cell in cells), cells
+
+    if script == "blind_spots":
+        first = tables[0]
+        assert first.index.name == "metriek" and "BLEU" in first.index
+        assert "uitvoer van SMU" in first.columns
+        # st.table reads Markdown: every text is escaped ("> 60" is no quote)
+        assert any(label == "\\> 60" for table in tables for label in table.index)
+    else:  # the positions table: c, r, c/r, BP, BLEU beside each system
+        assert any({"c", "r", "BP", "BLEU"} <= set(table.columns) for table in tables)
 
 
 def test_handout_and_glossary_are_offered():

@@ -335,6 +335,8 @@ def test_each_teaching_page_presented_in_dutch_at_1280x720(browser, app_url: str
         _open(page, f"{app_url}/{name}?lang=nl&present=1{query}")
         assert page.get_by_test_id("stException").all_inner_texts() == []
         assert page.evaluate(SMALL_OR_PALE) == [], target  # 18 px and dark, charts included
+        # tables are HTML in the presentation type (a data grid's canvas text is 14 px)
+        assert page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').count() == 0
         # hidden: the sidebar, the options, downloads, the link box, notes about other pages
         assert not page.get_by_test_id("stSidebar").is_visible()
         assert page.locator('[class*="st-key-present_hide"]').evaluate_all(

@@ -144,6 +144,8 @@ def test_no_tr_inside_an_f_string() -> None:
     ("het geometrisch gemiddelde", "geometrisch gemiddelde"), ("zoals sacreBLEU", "sacreBLEU"),
     ("de standaard van sacrebleu", "sacrebleu"), ("Uw voorspelling", "Uw"),
     ("bedoelt u dit?", "u"), ("tegen de basislijn", "basislijn"),
+    ("elke metric wordt geladen", "metric"), ("de metrics van WMT", "metrics"),
+    ("zijn handtekening zegt dat", "handtekening"),
 ])
 def test_the_term_check_finds_each_drifting_variant(text: str, variant: str) -> None:
     assert [found for found, _ in tool().drifting(text, "nl")][:1] == [variant]
@@ -154,6 +156,8 @@ def test_the_term_check_finds_each_drifting_variant(text: str, variant: str) -> 
     "de n-gramprecisie en de n-gramorde", "SacreBLEU", "zoals sacrebleu --paired-bs",
     "sacrebleu.sentence_bleu", "~/.sacrebleu/models", "mt-metrics-eval",
     "Multidimensional Quality Metrics", "“Neural Metrics Are Better”", "ongeveer 3 uur",
+    "METEOR: An Automatic Metric for MT Evaluation", "de signatuur van SacreBLEU", "{metric}",
+    "U+FFFD",
 ])
 def test_the_term_check_lets_the_chosen_terms_and_names_pass(text: str) -> None:
     assert tool().drifting(text, "nl") == []
