@@ -68,9 +68,11 @@ def check_flags(args: argparse.Namespace) -> None:
     if args.source and not set(READS_SOURCE) & set(metrics):
         raise CommandLineError(tr("--source is read by -m comet and -m metricx only, which are "
                                   "not asked for."))
-    if args.comet_no_reference and "comet" not in metrics:
-        raise CommandLineError(tr("{flag} is read by -m comet only, which is not asked "
-                                  "for.").format(flag="--comet-no-reference"))
+    for flag, given in (("--comet-no-reference", args.comet_no_reference),
+                        ("--comet-precision", args.comet_precision)):
+        if given and "comet" not in metrics:
+            raise CommandLineError(tr("{flag} is read by -m comet only, which is not asked "
+                                      "for.").format(flag=flag))
     if metrics and args.sentence_level:
         raise CommandLineError(tr("-m {metric} is not available with --sentence-level: its "
                                   "segment scores are in the table's paired tests and "
@@ -88,7 +90,9 @@ def _scorer(metric: str, args: argparse.Namespace) -> tuple[Scorer, str]:
     spec = registry.by_command_name(metric)
     model = str(_models(args)[metric])
     options = {"bertscore": {"num_layers": args.bertscore_layers},
-               "metricx": {"tokenizer": args.metricx_tokenizer}}.get(metric, {})
+               "metricx": {"tokenizer": args.metricx_tokenizer},
+               "comet": ({"precision": args.comet_precision} if args.comet_precision
+                         else {})}.get(metric, {})
     logger.info(tr("Loading the {metric} model {model}…").format(metric=spec.name,
                                                                  model=model))
     scorer: Scorer = spec.load(model, **options)  # type: ignore[misc]
