@@ -32,7 +32,7 @@ from .options import (
     warn_about_language,
 )
 from .output import FORMATS
-from .parser import PROG, SPM_TOKENIZERS, build_parser
+from .parser import LEARNED_METRICS, PROG, SPM_TOKENIZERS, build_parser
 
 logger = logging.getLogger("bleu.cli")
 
@@ -112,7 +112,7 @@ def _score(args: argparse.Namespace, stdin: TextIO | None, out: TextIO) -> None:
                            "are not saved with them (the app's Metrics & human scores page adds "
                            "them)."))
         scored = add_score_files(evaluation, args, taken)
-    if set(args.metrics) & {"comet", "bertscore", "metricx"}:
+    if set(args.metrics) & set(LEARNED_METRICS):
         from .learned import add_learned_metrics
 
         scored = add_learned_metrics(evaluation, args, [*taken, *scored]) + scored

@@ -17,9 +17,10 @@ import argparse
 import logging
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..evaluation import Evaluation, registry
+from ..evaluation.registry import LEARNED, MetricSpec
 from ..i18n import tr
 from ..metrics.learned import Plan, Progress, ProgressCallback, Scorer, score
 from ..metrics.learned.background import FallbackScoreCache
@@ -32,72 +33,63 @@ from .scores import CLI_HINT, check_pairs
 
 logger = logging.getLogger("bleu.cli")
 
-#: the learned metrics of ``-m``, and the flag that names each one's model
-LEARNED_METRICS = {"comet": "--comet-model", "bertscore": "--bertscore-model",
-                   "metricx": "--metricx-model"}
-#: the learned metrics that read the source
-READS_SOURCE = ("comet", "metricx")
 PROG = "bleu-explorer"
 #: exit status after Ctrl+C, as a shell reports a process ended by SIGINT
 INTERRUPTED = 130
 
 
+def _specs() -> dict[str, MetricSpec]:
+    """The learned metrics of ``-m``, by their command names, as the registry declares them."""
+    return {spec.command_name: spec for spec in registry.declared()
+            if spec.family == LEARNED and spec.command_name}
+
+
+def _given(args: argparse.Namespace, flag: str) -> Any:
+    """The value of ``flag`` (``--metricx-tokenizer``) on the command line (None or False if
+    not given)."""
+    return getattr(args, flag.lstrip("-").replace("-", "_"))
+
+
 def asked(args: argparse.Namespace) -> list[str]:
     """The learned metrics of ``-m``, in the order given (each once)."""
-    return [metric for metric in dict.fromkeys(args.metrics) if metric in LEARNED_METRICS]
+    return [metric for metric in dict.fromkeys(args.metrics) if metric in _specs()]
 
 
 def check_flags(args: argparse.Namespace) -> None:
-    """Each learned metric has its model, each model flag its metric; no ``--sentence-level``."""
+    """Each learned metric has its model, each of its flags its metric; no ``--sentence-level``."""
     metrics = asked(args)
-    models = _models(args)
-    for metric, flag in LEARNED_METRICS.items():
-        if metric in metrics and not models[metric]:
+    for metric, spec in _specs().items():
+        if metric in metrics and not _given(args, spec.model_flag):
             raise CommandLineError(tr(
                 "-m {metric} needs its model: {flag} PATH_OR_NAME (a folder, or a name in the "
-                "Hugging Face cache; nothing is downloaded).").format(metric=metric, flag=flag))
-        if models[metric] and metric not in metrics:
-            raise CommandLineError(tr("{flag} is for -m {metric}, which is not asked for; add "
-                                      "{metric} to -m.").format(flag=flag, metric=metric))
-    if args.bertscore_layers is not None and "bertscore" not in metrics:
-        raise CommandLineError(tr("--bertscore-layers is for -m bertscore, which is not asked "
-                                  "for."))
-    if args.metricx_tokenizer is not None and "metricx" not in metrics:
-        raise CommandLineError(tr("--metricx-tokenizer is for -m metricx, which is not asked "
-                                  "for."))
-    if args.source and not set(READS_SOURCE) & set(metrics):
-        raise CommandLineError(tr("--source is read by -m comet and -m metricx only, which are "
-                                  "not asked for."))
-    for flag, given in (("--comet-no-reference", args.comet_no_reference),
-                        ("--comet-precision", args.comet_precision)):
-        if given and "comet" not in metrics:
-            raise CommandLineError(tr("{flag} is read by -m comet only, which is not asked "
-                                      "for.").format(flag=flag))
+                "Hugging Face cache; nothing is downloaded).").format(metric=metric,
+                                                                     flag=spec.model_flag))
+        flags = [spec.model_flag, *spec.model_flags]
+        flags += [spec.reference_free_flag] if spec.reference_free_flag else []
+        for flag in flags:
+            if _given(args, flag) not in (None, False) and metric not in metrics:
+                raise CommandLineError(tr("{flag} is for -m {metric}, which is not asked for; "
+                                          "add {metric} to -m.").format(flag=flag,
+                                                                        metric=metric))
+    if args.source and not any(_specs()[metric].needs_source for metric in metrics):
+        readers = [f"-m {metric}" for metric, spec in _specs().items() if spec.needs_source]
+        raise CommandLineError(tr("--source is read by {metrics} only, which are not asked "
+                                  "for.").format(metrics=" and ".join(readers)))
     if metrics and args.sentence_level:
         raise CommandLineError(tr("-m {metric} is not available with --sentence-level: its "
                                   "segment scores are in the table's paired tests and "
                                   "confidence intervals.").format(metric=metrics[0]))
 
 
-def _models(args: argparse.Namespace) -> dict[str, str | None]:
-    return {"comet": args.comet_model, "bertscore": args.bertscore_model,
-            "metricx": args.metricx_model}
-
-
-def _scorer(metric: str, args: argparse.Namespace) -> tuple[Scorer, str]:
-    """The model loaded through its registry entry (the slow part), and the label its scores
-    are shown under."""
-    spec = registry.by_command_name(metric)
-    model = str(_models(args)[metric])
-    options = {"bertscore": {"num_layers": args.bertscore_layers},
-               "metricx": {"tokenizer": args.metricx_tokenizer},
-               "comet": ({"precision": args.comet_precision} if args.comet_precision
-                         else {})}.get(metric, {})
+def _scorer(spec: MetricSpec, args: argparse.Namespace) -> tuple[Scorer, str]:
+    """The model loaded through its registry entry (the slow part), with the options its flags
+    give, and the label its scores are shown under."""
+    model = str(_given(args, spec.model_flag))
+    options = {option: _given(args, flag) for flag, option in spec.model_flags.items()}
     logger.info(tr("Loading the {metric} model {model}…").format(metric=spec.name,
                                                                  model=model))
     scorer: Scorer = spec.load(model, **options)  # type: ignore[misc]
-    layers = scorer.num_layers if metric == "bertscore" else None  # type: ignore[attr-defined]
-    return scorer, spec.label(model, num_layers=layers)  # type: ignore[misc]
+    return scorer, spec.label(model, scorer=scorer, **options)  # type: ignore[misc]
 
 
 def terminal_progress(label: str, stream: TextIO, quiet: bool) -> ProgressCallback:
@@ -146,17 +138,20 @@ def add_learned_metrics(evaluation: Evaluation, args: argparse.Namespace,
     metrics = asked(args)
     if not metrics:
         return []
-    reading = [metric for metric in metrics if metric in READS_SOURCE]
+    specs = _specs()
+    reading = [metric for metric in metrics if specs[metric].needs_source]
     sources = _source(args, evaluation.n_segments, reading[0]) if reading else None
     cache = FallbackScoreCache(score_cache(database_location()))
     labels = []
     for metric in metrics:
-        scorer, label = _scorer(metric, args)
+        spec = specs[metric]
+        scorer, label = _scorer(spec, args)
         if label in taken:
             raise CommandLineError(tr("{label} is also the name of a --scores metric; name "
                                       "that file's scores with --scores-label.").format(
                 label=label))
-        streams = [] if metric == "comet" and args.comet_no_reference else evaluation.references
+        reference_free = bool(spec.reference_free_flag and _given(args, spec.reference_free_flag))
+        streams = [] if reference_free else evaluation.references
         try:
             result = score(scorer, evaluation.systems, sources=sources, references=streams,
                            cache=cache, progress=terminal_progress(label, sys.stderr,
@@ -171,7 +166,6 @@ def add_learned_metrics(evaluation: Evaluation, args: argparse.Namespace,
                                         cached=COUNT.text(result.cached)))
         logger.info(tr("{label}: signature {signature}").format(label=label,
                                                                  signature=result.signature))
-        spec = registry.by_command_name(metric)
         labels.append(evaluation.add_scores(result.to_segment_scores(label),
                                             higher_is_better=spec.higher_is_better,
                                             require_all=True, hint=CLI_HINT))

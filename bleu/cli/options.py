@@ -12,7 +12,14 @@ from collections.abc import Callable
 
 from ..i18n import tr
 from .inputs import CommandLineError, paired_test_asked
-from .parser import DEFAULT_SEED, LEARNED_FLAGS, PROG, SPM_TOKENIZERS, TEST_SET_FLAGS
+from .parser import (
+    DEFAULT_SEED,
+    LEARNED_FLAGS,
+    LEARNED_METRICS,
+    PROG,
+    SPM_TOKENIZERS,
+    TEST_SET_FLAGS,
+)
 
 logger = logging.getLogger("bleu.cli")
 
@@ -49,9 +56,8 @@ def check_flags(args: argparse.Namespace) -> None:
                             args.scores_lower_is_better or args.scores_higher_is_better):
         raise CommandLineError(tr("--scores-alias, --scores-label and the --scores-*-is-better "
                                   "flags describe --scores files; none was given."))
-    if set(args.metrics) & {"comet", "bertscore", "metricx"} or any(getattr(args, flag) for flag
-                                                                    in
-                                                          LEARNED_FLAGS):
+    if set(args.metrics) & set(LEARNED_METRICS) or any(getattr(args, flag)
+                                                        for flag in LEARNED_FLAGS):
         from .learned import check_flags as check_learned_flags
 
         check_learned_flags(args)

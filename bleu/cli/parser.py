@@ -22,12 +22,19 @@ SPM_TOKENIZERS = ("spm", "flores101", "flores200", "spBLEU-1K")
 PROG = "bleu-explorer"
 
 
-#: the metrics of ``-m``, by sacrebleu's names, then the learned ones (``learned``)
-METRICS = ("bleu", "chrf", "ter", "comet", "bertscore", "metricx")
-
-
 #: the text metrics of ``-m``, which sacrebleu computes too
 TEXT_METRICS = ("bleu", "chrf", "ter")
+
+
+#: the learned metrics of ``-m`` and their flags: the command-line face of their registry
+#: entries (``command_name``, ``--NAME-model``, ``model_flags``, ``reference_free_flag``),
+#: written out here so that parsing imports no registry and no numpy; a test keeps the two
+#: equal (tests/cli/test_cli_learned.py)
+LEARNED_METRICS = ("comet", "bertscore", "metricx")
+
+
+#: the metrics of ``-m``, by sacrebleu's names, then the learned ones (``learned``)
+METRICS = TEXT_METRICS + LEARNED_METRICS
 
 
 #: the flags of the learned metrics: with any of them given, ``learned`` checks them

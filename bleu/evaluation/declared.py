@@ -60,9 +60,13 @@ def _metricx(model: str, **options: Any) -> Any:
 
 
 def _learned_label(metric: str) -> Any:
-    def label(model: str, num_layers: int | None = None, **_: Any) -> str:
+    """What a learned metric's scores are called: the metric, its model, and (BERTScore) the
+    layer given, else the loaded ``scorer``'s default one."""
+    def label(model: str, num_layers: int | None = None, scorer: Any = None, **_: Any) -> str:
         from ..metrics.learned.describe import metric_label
 
+        if num_layers is None and scorer is not None:
+            num_layers = getattr(scorer, "num_layers", None)
         return metric_label(metric, model, num_layers)
     return label
 
@@ -82,17 +86,22 @@ TER_SPEC = registry.register(MetricSpec(
 COMET_SPEC = registry.register(MetricSpec(
     "COMET", LEARNED, higher_is_better=True, needs_source=True, load=_comet,
     label=_learned_label("COMET"), available=lambda: _installed("torch", "transformers"),
-    command_name="comet", extra="learned", marks_spans=True))
+    command_name="comet", extra="learned", marks_spans=True,
+    model_flags={"--comet-precision": "precision"}, reference_free_flag="--comet-no-reference",
+    example_model="Unbabel/wmt22-comet-da",
+    model_kind="comet"))
 BERTSCORE_SPEC = registry.register(MetricSpec(
     "BERTScore", LEARNED, higher_is_better=True, load=_bertscore,
     label=_learned_label("BERTScore"), available=lambda: _installed("torch", "transformers"),
-    command_name="bertscore", extra="learned"))
+    command_name="bertscore", extra="learned", model_flags={"--bertscore-layers": "num_layers"},
+    example_model="roberta-large", model_kind="encoder"))
 #: MetricX-24: an error score from 0 to 25, lower is better; reads the reference when given
 METRICX_SPEC = registry.register(MetricSpec(
     "MetricX", LEARNED, higher_is_better=False, needs_reference=False, needs_source=True,
     load=_metricx, label=_learned_label("MetricX"),
     available=lambda: _installed("torch", "transformers"), command_name="metricx",
-    extra="learned"))
+    extra="learned", model_flags={"--metricx-tokenizer": "tokenizer"},
+    example_model="google/metricx-24-hybrid-large-v2p6", model_kind="mt5"))
 #: segment scores read from a file (COMET, MQM, DA...): their direction comes with each set
 SEGMENT_SCORES_SPEC = registry.register(MetricSpec(
     "Segment scores", SEGMENT, higher_is_better=True))

@@ -52,6 +52,20 @@ class MetricSpec:
     extra: str = ""
     #: True where the model marks error spans (xCOMET)
     marks_spans: bool = False
+    #: a learned metric's command-line flags beyond ``--<command_name>-model``, each with the
+    #: ``load`` option it sets (BERTScore: ``{"--bertscore-layers": "num_layers"}``)
+    model_flags: Mapping[str, str] = field(default_factory=dict)
+    #: the flag that scores without the reference, for models that can ("" for none)
+    reference_free_flag: str = ""
+    #: a model name the app shows as an example, and the kind of model folder it loads
+    #: (``bleu.metrics.learned.offered``: what a shared server offers for it)
+    example_model: str = ""
+    model_kind: str = ""
+
+    @property
+    def model_flag(self) -> str:
+        """The command-line flag that names a learned metric's model."""
+        return f"--{self.command_name}-model"
 
     @property
     def option_names(self) -> tuple[str, ...]:

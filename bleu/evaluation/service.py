@@ -505,25 +505,6 @@ class Subset(Evaluation):
         """Metrics are added to the whole evaluation (the subset shows them all)."""
         raise InputError(tr("Add metrics to the whole evaluation, then take the subset."))
 
-    def _add_learned(self, spec: MetricSpec, label: str | None, model: str | None,
-                     reference_free: bool, cache: Any, cancel: Any,
-                     options: dict[str, Any]) -> str:
-        if not model:
-            raise InputError(tr("{name} needs its model: add_metric({name!r}, model=PATH_OR_NAME), "
-                                "a folder or a name in the Hugging Face cache (nothing is "
-                                "downloaded).").format(name=spec.name))
-        if spec.needs_source and self.source is None:
-            raise InputError(tr("{name} reads the source segments: give the evaluation its "
-                                "source (Evaluation(..., source=...)).").format(name=spec.name))
-        label = label or spec.label(model, **options)
-        if label in self._entries:
-            raise InputError(tr("This evaluation has a metric called {label} already; give "
-                                "the new one another label.").format(label=label))
-        self._entries[label] = _Entry(spec, dict(options), model=model,
-                                      reference_free=reference_free, cache=cache,
-                                      cancel=cancel)
-        return label
-
     def add_scores(self, scores: Any, **_: Any) -> str:
         """Scores are added to the whole evaluation (the subset shows them all)."""
         raise InputError(tr("Add metrics to the whole evaluation, then take the subset."))

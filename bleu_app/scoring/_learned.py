@@ -37,8 +37,7 @@ from bleu.metrics.learned import (
     score,
 )
 from bleu.metrics.learned.background import CANCELLED, DONE, WAITING, FallbackScoreCache, LearnedRun
-from bleu.metrics.learned.describe import estimate_text, metric_label, plan_text, progress_text
-from bleu.metrics.learned.offered import COMET_MODEL, ENCODER_MODEL, MT5_MODEL
+from bleu.metrics.learned.describe import estimate_text, plan_text, progress_text
 from bleu.workspace.config import database_location
 from bleu.workspace.score_cache import score_cache
 from bleu_app.scoring import _segment_scores
@@ -142,7 +141,7 @@ def gpu_name() -> str | None:
 
 def label(request: Request, scorer: Scorer) -> str:
     """What the computed metric is called: after the model (and BERTScore's layer)."""
-    return metric_label(request.metric, request.model, getattr(scorer, "num_layers", None))
+    return registry.get(request.metric).label(request.model, scorer=scorer)  # type: ignore[misc]
 
 
 def _inputs(data: Dataset, use_reference: bool,
@@ -281,19 +280,10 @@ def _keep(**values: object) -> None:
     st.session_state.setdefault(KEPT, {}).update(values)
 
 
-#: an example model name per metric, in the model field
-PLACEHOLDERS = {"COMET": "Unbabel/wmt22-comet-da", "BERTScore": "roberta-large",
-                "MetricX": "google/metricx-24-hybrid-large-v2p6"}
-
-
-#: the kind of offered model each learned metric loads (bleu.metrics.learned.offered)
-KINDS = {"COMET": COMET_MODEL, "BERTScore": ENCODER_MODEL, "MetricX": MT5_MODEL}
-
-
 def _offered_choice(metric: str, disabled: bool) -> str:
     """A shared server's model field: the operator's models of the metric's kind, by name, no
     free text."""
-    names = [model.name for model in offered() if model.kind == KINDS.get(metric)]
+    names = [model.name for model in offered() if model.kind == registry.get(metric).model_kind]
     if not names:
         st.info(tr("This shared server offers no models for {metric}: its operator lists "
                    "them with bleu-explorer app --models FOLDER (or [learned] models in "
@@ -317,7 +307,7 @@ def _choose(disabled: bool) -> Request:
         model = st.text_input(
             tr("Model: a folder, or a Hugging Face name in this machine's cache"), key=MODEL,
             value=str(_kept(MODEL, "")), disabled=disabled,
-            placeholder=PLACEHOLDERS.get(metric, ""),
+            placeholder=registry.get(metric).example_model,
             help=tr("COMET: the model's folder (hparams.yaml beside checkpoints/), its "
                     "checkpoints/model.ckpt, or its name in the local Hugging Face cache. "
                     "BERTScore: a Hugging Face model folder or cached name. MetricX-24: its "

@@ -207,7 +207,7 @@ def test_a_missing_extra_is_one_line_naming_it(folder: Path,
     (["--source", "src.en"], "--source is read by -m comet and -m metricx only"),
     (["-m", "metricx"], "-m metricx needs its model: --metricx-model PATH_OR_NAME"),
     (["--metricx-tokenizer", "t"], "--metricx-tokenizer is for -m metricx"),
-    (["--comet-precision", "bf16"], "--comet-precision is read by -m comet only"),
+    (["--comet-precision", "bf16"], "--comet-precision is for -m comet, which is not asked"),
     (["-m", "metricx", "--metricx-model", "m"], "-m metricx reads the source segments"),
     (["-m", "comet", "--comet-model", "m", "-sl"], "-m comet is not available with "
                                                    "--sentence-level"),
@@ -274,3 +274,25 @@ def test_progress_is_a_line_rewritten_on_a_terminal_only(caplog: pytest.LogCaptu
     for report in reports:
         terminal_progress("COMET (m)", quiet, quiet=True)(report)
     assert quiet.getvalue() == ""
+
+
+def test_the_command_lines_learned_flags_are_those_the_registry_declares():
+    """The parser writes the learned metrics' flags out (parsing imports no registry): every
+    learned entry with a command name has its -m name, --NAME-model and its own flags, and the
+    parser offers no learned metric or flag the registry does not declare."""
+    from bleu.cli.parser import LEARNED_FLAGS, LEARNED_METRICS, build_parser
+    from bleu.evaluation import registry
+    from bleu.evaluation.registry import LEARNED
+    from bleu.metrics.learned.offered import COMET_MODEL, ENCODER_MODEL, MT5_MODEL
+
+    specs = [spec for spec in registry.declared() if spec.family == LEARNED and spec.command_name]
+    assert set(LEARNED_METRICS) == {spec.command_name for spec in specs}
+    flags = {option for action in build_parser()._actions for option in action.option_strings}
+    declared = {"--source"}
+    for spec in specs:
+        own = [spec.model_flag, *spec.model_flags]
+        own += [spec.reference_free_flag] if spec.reference_free_flag else []
+        assert set(own) <= flags, spec.name
+        declared.update(own)
+        assert spec.model_kind in (COMET_MODEL, ENCODER_MODEL, MT5_MODEL) and spec.example_model
+    assert {"--" + name.replace("_", "-") for name in LEARNED_FLAGS} == declared

@@ -91,9 +91,11 @@ def check_precision(precision: str, device: str) -> str:
 
 
 def load_comet(model: str | os.PathLike[str], *, device: str | None = None,
-               batch_size: int = DEFAULT_BATCH_SIZE, precision: str = "fp32") -> Any:
+               batch_size: int = DEFAULT_BATCH_SIZE, precision: str | None = "fp32") -> Any:
     """A COMET scorer for ``model``: native for regression models, unbabel-comet for unified
-    ones (xCOMET, CometKiwi), which need their own extra (and run in fp32 only)."""
+    ones (xCOMET, CometKiwi), which need their own extra (and run in fp32 only). ``precision``
+    None is fp32 (a flag not given)."""
+    precision = precision or "fp32"
     torch_for("COMET")  # a missing extra is said before any model is looked for
     load_transformers("COMET")
     found, checkpoint = find_checkpoint(model)
