@@ -12,7 +12,6 @@ from pathlib import Path
 
 import huggingface_hub
 import pytest
-from conftest import run_oracle
 from learned_models import (
     EDGE_REFERENCE,
     EDGE_SYSTEM,
@@ -25,6 +24,7 @@ from learned_models import (
     put_in_hub_cache,
     tiny_models_fixture,  # noqa: F401 -- `tiny_models`: the session's models
 )
+from learned_oracle import run_oracle
 
 from bleu.errors import InputError, MissingModelError, MissingReferenceError
 from bleu.evaluation import registry
