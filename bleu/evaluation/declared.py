@@ -87,7 +87,8 @@ COMET_SPEC = registry.register(MetricSpec(
     "COMET", LEARNED, higher_is_better=True, needs_source=True, load=_comet,
     label=_learned_label("COMET"), available=lambda: _installed("torch", "transformers"),
     command_name="comet", extra="learned", marks_spans=True,
-    reference_free_flag="--comet-no-reference", example_model="Unbabel/wmt22-comet-da",
+    model_flags={"--comet-precision": "precision"}, reference_free_flag="--comet-no-reference",
+    example_model="Unbabel/wmt22-comet-da",
     model_kind="comet"))
 BERTSCORE_SPEC = registry.register(MetricSpec(
     "BERTScore", LEARNED, higher_is_better=True, load=_bertscore,

@@ -104,6 +104,20 @@ def test_comet_rows_equal_the_cores_scores_and_a_second_run_takes_them_from_the_
 
 
 @pytest.mark.learned
+def test_a_reduced_precision_is_said_with_its_shift_in_the_signature(
+        tiny_models: TinyModels, folder: Path) -> None:
+    status, out, err = run([*_comet(tiny_models, "--comet-precision", "bf16"), "-w", "6"],
+                           folder)
+    assert status == 0, err
+    expected = _direct_comet(tiny_models)
+    for record, name in zip(json.loads(out), NAMES, strict=True):  # close to fp32, not equal
+        mean = sum(expected[name]) / len(expected[name])
+        assert float(record["COMET (comet)"]) == pytest.approx(mean, abs=0.05)
+    assert "COMET (comet): 80 segments to compute (0 in the cache)" in err
+    assert "|precision:bf16(shift<=" in err
+
+
+@pytest.mark.learned
 @pytest.mark.parametrize(("flag", "method"), [("--paired-bs", "bs"), ("--paired-ar", "ar")])
 def test_comet_paired_tests_equal_the_cores_on_its_scores(tiny_models: TinyModels,
                                                           folder: Path, flag: str,
@@ -193,6 +207,7 @@ def test_a_missing_extra_is_one_line_naming_it(folder: Path,
     (["--source", "src.en"], "--source is read by -m comet and -m metricx only"),
     (["-m", "metricx"], "-m metricx needs its model: --metricx-model PATH_OR_NAME"),
     (["--metricx-tokenizer", "t"], "--metricx-tokenizer is for -m metricx"),
+    (["--comet-precision", "bf16"], "--comet-precision is for -m comet, which is not asked"),
     (["-m", "metricx", "--metricx-model", "m"], "-m metricx reads the source segments"),
     (["-m", "comet", "--comet-model", "m", "-sl"], "-m comet is not available with "
                                                    "--sentence-level"),

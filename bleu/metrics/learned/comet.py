@@ -9,12 +9,20 @@ models (xCOMET, CometKiwi: ``unified_metric``) are handed to ``unified.UnifiedCo
 (unbabel-comet itself, an extra of its own).
 
 A checkpoint is read as tensors only (``checkpoints``): one that would run code is refused.
+
+Reduced precision only when asked (``precision="bf16"``, or ``"fp16"`` on a GPU): the encoder
+runs at that precision, the estimator stays in fp32, and the first plan measures what it costs:
+the largest score difference to fp32 on up to ``SHIFT_SEGMENTS`` of the segments to compute,
+said in the signature (``precision:bf16(shift<=0.0021)``) and kept as ``precision_shift``.
+Reduced-precision scores are cached apart from fp32 ones.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import os
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,6 +38,11 @@ from .models import FoundModel, find_encoder, find_model
 from .progress import Estimate, pick_device
 from .runner import Step, Texts
 from .signature import LearnedSignature, implementation
+
+#: the precisions a COMET model runs at (fp32 unless asked): torch's dtype by name
+PRECISIONS = ("fp32", "bf16", "fp16")
+#: segments the first plan scores at both precisions to measure a reduced precision's shift
+SHIFT_SEGMENTS = 16
 
 _CHECKPOINT = Path("checkpoints") / "model.ckpt"
 _SAFETENSORS = Path("checkpoints") / "model.safetensors"
@@ -66,10 +79,23 @@ def read_hparams(folder: Path, model: str) -> dict[str, Any]:
     return found
 
 
+def check_precision(precision: str, device: str) -> str:
+    """``precision`` if this device runs it (fp16 only on a GPU: a CPU has no fp16 kernels
+    worth the name), else an InputError naming the ones it does."""
+    offered = PRECISIONS if not device.startswith("cpu") else ("fp32", "bf16")
+    if precision not in offered:
+        raise InputError(tr("COMET runs at {offered} on {device}, not {precision!r}.")
+                         .format(offered=", ".join(offered), device=device,
+                                 precision=precision))
+    return precision
+
+
 def load_comet(model: str | os.PathLike[str], *, device: str | None = None,
-               batch_size: int = DEFAULT_BATCH_SIZE) -> Any:
+               batch_size: int = DEFAULT_BATCH_SIZE, precision: str | None = "fp32") -> Any:
     """A COMET scorer for ``model``: native for regression models, unbabel-comet for unified
-    ones (xCOMET, CometKiwi), which need their own extra."""
+    ones (xCOMET, CometKiwi), which need their own extra (and run in fp32 only). ``precision``
+    None is fp32 (a flag not given)."""
+    precision = precision or "fp32"
     torch_for("COMET")  # a missing extra is said before any model is looked for
     load_transformers("COMET")
     found, checkpoint = find_checkpoint(model)
@@ -78,8 +104,11 @@ def load_comet(model: str | os.PathLike[str], *, device: str | None = None,
     if kind in comet_model.UNIFIED:
         from .unified import UnifiedCometScorer
 
+        if precision != "fp32":
+            raise InputError(tr("{model} is a unified COMET model (xCOMET, CometKiwi): it runs "
+                                "through unbabel-comet, in fp32 only.").format(model=model))
         return UnifiedCometScorer(model, found, checkpoint, device=device)
-    return CometScorer(model, device=device, batch_size=batch_size)
+    return CometScorer(model, device=device, batch_size=batch_size, precision=precision)
 
 
 class CometScorer:
@@ -90,7 +119,7 @@ class CometScorer:
     has_spans = False
 
     def __init__(self, model: str | os.PathLike[str], *, device: str | None = None,
-                 batch_size: int = DEFAULT_BATCH_SIZE) -> None:
+                 batch_size: int = DEFAULT_BATCH_SIZE, precision: str = "fp32") -> None:
         torch = torch_for("COMET")
         transformers = load_transformers("COMET")
         found, checkpoint = find_checkpoint(model)
@@ -115,6 +144,15 @@ class CometScorer:
         self._model = comet_model.build(torch, transformers, hparams, kind, str(encoder),
                                         state_dict(tensors)).to(self.device)
         del tensors
+        self.precision = check_precision(precision, self.device)
+        #: the largest score shift measured against fp32 (None: fp32, or not measured yet)
+        self.precision_shift: float | None = None
+        self._full: Any = None  # the fp32 encoder, kept until the shift is measured
+        self._shift_lock = threading.Lock()
+        if precision != "fp32":
+            self._full = self._model.encoder.model
+            dtype = torch.bfloat16 if precision == "bf16" else torch.float16
+            self._model.encoder.model = copy.deepcopy(self._full).to(dtype)
         tokenizer = transformers.AutoTokenizer.from_pretrained(str(encoder),
                                                                local_files_only=True)
         config = self._model.encoder.model.config
@@ -134,12 +172,17 @@ class CometScorer:
         self.model_path = str(checkpoint)
         self.model_version = found.version
         self.library = implementation()
-        self.identity = model_key("comet", found.version, "native-fp32")
+        self.identity = model_key("comet", found.version, f"native-{precision}")
 
     def signature(self, nrefs: int) -> LearnedSignature:
-        """What these scores are: model, version, implementation, precision, reference."""
+        """What these scores are: model, version, implementation, precision (a reduced one with
+        its measured shift), reference."""
+        precision = self.precision
+        if precision != "fp32":
+            shift = self.precision_shift
+            precision += "(shift unmeasured)" if shift is None else f"(shift<={shift:.2g})"
         return LearnedSignature(self.metric, self.model, self.model_version, self.library,
-                                "fp32", "first" if nrefs and self.reads_reference else "none")
+                                precision, "first" if nrefs and self.reads_reference else "none")
 
     # ------------------------------------------------------------------- what a segment is
     def segment_texts(self, system: Sequence[str], sources: Sequence[str] | None,
@@ -169,7 +212,9 @@ class CometScorer:
                 for src, mt, ref in zip(sources, system, reference, strict=True)]
 
     # ---------------------------------------------------------------------------- the work
-    def _embed(self, batch: Sequence[Sequence[int]]) -> list[Any]:
+    def _embed(self, batch: Sequence[Sequence[int]], encoder: Any = None) -> list[Any]:
+        """One fp32 vector per text of ``batch``; ``encoder``: another encoder than the
+        model's own (the fp32 one, to measure a reduced precision's shift)."""
         torch = self._torch
         length = max(len(ids) for ids in batch)
         ids = torch.full((len(batch), length), self._pad, dtype=torch.long)
@@ -178,8 +223,8 @@ class CometScorer:
             ids[row, :len(tokens)] = torch.tensor(tokens, dtype=torch.long)
             mask[row, :len(tokens)] = 1
         with torch.inference_mode():
-            vectors = self._model.embed(ids.to(self.device), mask.to(self.device)).cpu()
-        return list(vectors)
+            vectors = self._model.embed(ids.to(self.device), mask.to(self.device), encoder)
+        return list(vectors.float().cpu())
 
     @staticmethod
     def _texts(pending: Sequence[Texts]) -> list[str]:
@@ -191,11 +236,41 @@ class CometScorer:
         texts = self._texts(pending)
         batches = self._encoder.batches(texts)
         self._encoder.probe(batches)
+        self._measure_shift(pending)
         remaining = self._encoder.batches(texts)
         work = sum(batch.cost for batch in remaining)
         seconds = self._encoder.timing.seconds(work)
         rate = work / seconds if seconds else 0.0
         return Estimate(seconds, self.device, self._encoder.tokens(set(texts)), work, rate)
+
+    def _measure_shift(self, pending: Sequence[Texts]) -> None:
+        """At a reduced precision, the first plan scores up to ``SHIFT_SEGMENTS`` of ``pending``
+        (spread over them) at both precisions; the largest difference is the shift said in the
+        signature. The fp32 encoder is dropped afterwards (its memory back)."""
+        if self._full is None or not pending:
+            return
+        with self._shift_lock:
+            if self._full is None:
+                return
+            step = max(1, len(pending) // SHIFT_SEGMENTS)
+            sample = list(pending[::step][:SHIFT_SEGMENTS])
+            reduced = self._head(sample, self._encoder.results)
+            full = self._head(sample, lambda texts: [
+                vector for start in range(0, len(texts), self.batch_size)
+                for vector in self._embed([self._encoder.ids(text) for text in
+                                           texts[start:start + self.batch_size]], self._full)])
+            self.precision_shift = max(abs(a - b) for a, b in zip(reduced, full, strict=True))
+            self._full = None
+
+    def _head(self, texts: Sequence[Texts], vectors: Any) -> list[float]:
+        """The scores of ``texts`` from the vectors ``vectors(list of texts)`` gives."""
+        torch = self._torch
+        src = torch.stack(vectors([t[0] for t in texts])).to(self.device)
+        mt = torch.stack(vectors([t[1] for t in texts])).to(self.device)
+        ref = (torch.stack(vectors([t[2] for t in texts])).to(self.device)
+               if self.kind == comet_model.REGRESSION else None)
+        with torch.inference_mode():
+            return [float(score) for score in self._model.estimate(src, mt, ref).cpu().tolist()]
 
     def compute(self, pending: Sequence[Texts], keys: Sequence[str]) -> Iterator[Step]:
         """Encode the distinct texts batch by batch (shortest first); after each batch, score
@@ -219,18 +294,11 @@ class CometScorer:
                  if force or all(text is None or encoder.has(text) for text in texts)]
         if not ready:
             return {}
-        torch = self._torch
         found: dict[str, CachedScore] = {}
         for start in range(0, len(ready), 256):
             chunk = ready[start:start + 256]
-            texts = [waiting[key] for key in chunk]
-            src = torch.stack(encoder.results([t[0] for t in texts])).to(self.device)
-            mt = torch.stack(encoder.results([t[1] for t in texts])).to(self.device)
-            ref = (torch.stack(encoder.results([t[2] for t in texts])).to(self.device)
-                   if self.kind == comet_model.REGRESSION else None)
-            with torch.inference_mode():
-                scores = self._model.estimate(src, mt, ref).cpu().tolist()
-            found.update({key: CachedScore(float(score)) for key, score in
+            scores = self._head([waiting[key] for key in chunk], encoder.results)
+            found.update({key: CachedScore(score) for key, score in
                           zip(chunk, scores, strict=True)})
         for key in ready:
             del waiting[key]

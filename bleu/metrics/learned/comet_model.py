@@ -118,10 +118,12 @@ def build(torch: Any, transformers: Any, hparams: Mapping[str, Any], kind: str,
             self.estimator = FeedForward(config.hidden_size * features)
             self.pad_id = int(config.pad_token_id if config.pad_token_id is not None else 1)
 
-        def embed(self, input_ids: Any, attention_mask: Any) -> Any:
-            """One vector per text (COMET's ``get_sentence_embedding``)."""
-            out = self.encoder.model(input_ids=input_ids, attention_mask=attention_mask,
-                                     output_hidden_states=True, return_dict=True)
+        def embed(self, input_ids: Any, attention_mask: Any, encoder: Any = None) -> Any:
+            """One vector per text (COMET's ``get_sentence_embedding``); ``encoder``: another
+            than the model's own (the same weights at another precision)."""
+            out = (encoder or self.encoder.model)(
+                input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True,
+                return_dict=True)
             layers = out.hidden_states
             if self.layerwise_attention is not None:
                 embeddings = self.layerwise_attention(layers, attention_mask)

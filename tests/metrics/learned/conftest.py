@@ -12,9 +12,6 @@ where unbabel-comet is importable.
 from __future__ import annotations
 
 import importlib.util
-import json
-import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -34,31 +31,7 @@ collect_ignore = [] if HAS_EXTRA else [
     "test_concurrency.py", "test_estimate.py"]
 if not HAS_COMET:
     collect_ignore.append("test_unified.py")
-_SKIPPED: list[str] = []
-
-
-def oracle_python() -> Path | None:
-    """The oracle environment's interpreter: ``BLEU_LEARNED_ORACLE``, else ``.venv-oracle``."""
-    named = os.environ.get("BLEU_LEARNED_ORACLE")
-    found = Path(named) if named else REPO / ".venv-oracle" / "bin" / "python"
-    return found if found.is_file() else None
-
-
-def run_oracle(jobs: list[dict]) -> dict:
-    """The reference libraries' results for ``jobs`` (see oracle.py)."""
-    python = oracle_python()
-    if python is None:
-        message = ("the oracle environment (.venv-oracle with unbabel-comet and bert-score) is "
-                   "missing: bash scripts/test.sh builds it")
-        if os.environ.get("BLEU_REQUIRE_ORACLE") == "1":
-            pytest.fail(message)
-        _SKIPPED.append(message)
-        pytest.skip(message)
-    done = subprocess.run([str(python), str(HERE / "oracle.py")], input=json.dumps(jobs),
-                          capture_output=True, text=True, timeout=900, check=False)
-    if done.returncode != 0:
-        pytest.fail(f"the oracle failed:\n{done.stderr[-4000:]}")
-    return json.loads(done.stdout)
+from learned_oracle import _SKIPPED  # noqa: E402 -- found through HERE on sys.path
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -7,7 +7,6 @@ keeps its finished chunks; each reference is embedded once for every system."""
 from __future__ import annotations
 
 import pytest
-from conftest import run_oracle
 from learned_models import (
     EDGE_REFERENCE,
     EDGE_SYSTEM,
@@ -17,6 +16,7 @@ from learned_models import (
     TinyModels,
     tiny_models_fixture,  # noqa: F401 -- `tiny_models`: the session's models
 )
+from learned_oracle import run_oracle
 
 from bleu.errors import InputError, LengthMismatchError, MissingReferenceError
 from bleu.metrics.learned import (

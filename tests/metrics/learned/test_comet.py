@@ -12,7 +12,6 @@ from pathlib import Path
 
 import huggingface_hub
 import pytest
-from conftest import run_oracle
 from learned_models import (
     EDGE_REFERENCE,
     EDGE_SYSTEM,
@@ -25,6 +24,7 @@ from learned_models import (
     put_in_hub_cache,
     tiny_models_fixture,  # noqa: F401 -- `tiny_models`: the session's models
 )
+from learned_oracle import run_oracle
 
 from bleu.errors import InputError, MissingModelError, MissingReferenceError
 from bleu.evaluation import registry
@@ -210,3 +210,29 @@ def test_a_changed_model_is_a_new_model(tiny_models: TinyModels, tmp_path: Path)
     first = CometScorer(tiny_models.comet, device="cpu")
     other = build_comet("regression_metric", tiny_models.encoder, tmp_path / "other", seed=7)
     assert CometScorer(other, device="cpu").identity != first.identity
+
+
+def test_reduced_precision_only_when_asked_with_its_measured_shift(
+        tiny_models: TinyModels) -> None:
+    """bf16 runs the encoder at bf16 when asked; the first plan measures the largest score
+    difference to fp32 on some of the segments, and the signature says it; its scores are
+    cached apart from fp32 ones. fp16 is for a GPU."""
+    full = CometScorer(tiny_models.comet, device="cpu")
+    assert full.precision == "fp32" and "|precision:fp32|" in str(full.signature(1))
+    reduced = CometScorer(tiny_models.comet, device="cpu", precision="bf16")
+    assert "precision:bf16(shift unmeasured)" in str(reduced.signature(1))
+    assert reduced.identity != full.identity
+    cache = MemoryScoreCache()
+    exact = score(full, SYSTEMS, sources=SOURCES, references=[REFERENCE_A], cache=cache)
+    ours = score(reduced, SYSTEMS, sources=SOURCES, references=[REFERENCE_A], cache=cache)
+    assert ours.computed == 2 * len(SOURCES)  # not fp32's cached scores
+    differences = [abs(a - b) for x, y in zip(ours.systems, exact.systems, strict=True)
+                   for a, b in zip(x.scores.tolist(), y.scores.tolist(), strict=True)]
+    shift = reduced.precision_shift
+    assert shift is not None and 0 < shift <= max(differences) < 0.1
+    assert f"|precision:bf16(shift<={shift:.2g})|" in ours.signature
+    assert reduced._full is None  # the fp32 encoder's memory is given back
+    with pytest.raises(InputError, match="not 'fp16'"):
+        CometScorer(tiny_models.comet, device="cpu", precision="fp16")
+    with pytest.raises(InputError, match="not 'int4'"):
+        load_comet(tiny_models.comet, device="cpu", precision="int4")
