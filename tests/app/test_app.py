@@ -462,6 +462,7 @@ def test_load_the_sample_again(at):
     assert_sample_shown(at)
 
 
+@pytest.mark.usefixtures("fresh_streamlit_caches")
 def test_scoring_big_inputs_shows_progress(monkeypatch: pytest.MonkeyPatch) -> None:
     """Systems not scored yet are scored under a progress bar, one step per system (the same
     rule for every metric); scored again, they show at once."""

@@ -5,6 +5,7 @@ request (another path, a path that climbs out, a POST) passed on untouched."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 
 import pytest
@@ -27,7 +28,11 @@ def call(app, path: str, method: str = "GET") -> tuple[int, dict[bytes, bytes], 
 
     scope = {"type": "http", "method": method, "path": path, "headers": [],
              "query_string": b""}
-    asyncio.run(app(scope, receive, send))
+    # on a thread of its own: a test run before this one on the same worker (a browser's sync
+    # API) may have left an event loop running on this thread
+    worker = threading.Thread(target=lambda: asyncio.run(app(scope, receive, send)))
+    worker.start()
+    worker.join()
     start = next(m for m in sent if m["type"] == "http.response.start")
     body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
     return start["status"], dict(start["headers"]), body
