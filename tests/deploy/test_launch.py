@@ -103,8 +103,11 @@ def test_main_sets_the_environment_says_where_and_becomes_streamlit(
         raise SystemExit(0)  # where the real execv would never return
 
     monkeypatch.setattr(os, "execv", execv)
-    monkeypatch.setenv("BLEU_EXPLORER_DB", "before")  # restored after the test
-    monkeypatch.delenv("BLEU_EXPLORER_SHARED", raising=False)
+    # set (not deleted) first, so that the test's end restores them: main writes both, and a
+    # shared-server flag left behind turns every later test's server into a class server
+    monkeypatch.setenv("BLEU_EXPLORER_DB", "before")
+    monkeypatch.setenv("BLEU_EXPLORER_SHARED", "0")
+    monkeypatch.setenv("BLEU_EXPLORER_MODELS", "")
     with pytest.raises(SystemExit):
         launch.main([*argv, "--db", "/tmp/ws.sqlite3", "--shared"])
     assert started == [launch.command([*argv, "--db", "/tmp/ws.sqlite3", "--shared"])[0]]
