@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from .bertscore import BertScoreScorer
 from .cache import CachedScore, MemoryScoreCache, ScoreCache, segment_key
 from .checkpoints import UnsafeCheckpointError
-from .comet import CometScorer, load_comet
+from .comet import CometScorer
+from .loading import load_comet
 from .metricx import MetricXScorer
 from .models import FoundModel, find_model
 from .offered import ModelNotOfferedError, OfferedModel, offered_models, resolve

@@ -5,8 +5,8 @@ unbabel-comet 2.2's ``predict`` on the same model (tested against it to 1e-6).
 Faster than ``predict`` by doing less: each distinct text (a source, a reference, a system's
 output) is encoded once for every system and segment that has it, texts are batched by their
 number of tokens (little padding), and torch uses the cores this process may run on. Unified
-models (xCOMET, CometKiwi: ``unified_metric``) are handed to ``unified.UnifiedCometScorer``
-(unbabel-comet itself, an extra of its own).
+models (xCOMET, CometKiwi: ``unified_metric``) go to ``unified.UnifiedCometScorer``
+(unbabel-comet itself, an extra of its own); ``loading.load_comet`` picks one or the other.
 
 A checkpoint is read as tensors only (``checkpoints``): one that would run code is refused.
 
@@ -88,27 +88,6 @@ def check_precision(precision: str, device: str) -> str:
                          .format(offered=", ".join(offered), device=device,
                                  precision=precision))
     return precision
-
-
-def load_comet(model: str | os.PathLike[str], *, device: str | None = None,
-               batch_size: int = DEFAULT_BATCH_SIZE, precision: str | None = "fp32") -> Any:
-    """A COMET scorer for ``model``: native for regression models, unbabel-comet for unified
-    ones (xCOMET, CometKiwi), which need their own extra (and run in fp32 only). ``precision``
-    None is fp32 (a flag not given)."""
-    precision = precision or "fp32"
-    torch_for("COMET")  # a missing extra is said before any model is looked for
-    load_transformers("COMET")
-    found, checkpoint = find_checkpoint(model)
-    hparams = read_hparams(found.folder, str(model))
-    kind = str(hparams.get("class_identifier", comet_model.REGRESSION))
-    if kind in comet_model.UNIFIED:
-        from .unified import UnifiedCometScorer
-
-        if precision != "fp32":
-            raise InputError(tr("{model} is a unified COMET model (xCOMET, CometKiwi): it runs "
-                                "through unbabel-comet, in fp32 only.").format(model=model))
-        return UnifiedCometScorer(model, found, checkpoint, device=device)
-    return CometScorer(model, device=device, batch_size=batch_size, precision=precision)
 
 
 class CometScorer:
