@@ -1,12 +1,19 @@
 """The plan's estimate is right: one batch is computed and timed on this machine, the rest is
 extrapolated by tokens and padded length, and the run that follows takes between half and twice
 the estimated time (on a COMET model big enough to take seconds: 4 layers of width 256). A second
-plan, after a stopped run, uses the time of the batches done and is as right."""
+plan, after a stopped run, uses the time of the batches done and is as right.
+
+Both sides are wall time on a machine that other tests share (xdist runs a second worker beside
+this one): a burst of load during the one timed batch, or during the run, moves the ratio by
+itself. So each check plans and runs afresh up to three times and passes when one of them is
+within 2x; an estimate that is wrong by design (the issue's "about 2 s" for 13 minutes) fails
+all three."""
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -45,22 +52,41 @@ def model_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_comet("regression_metric", encoder, root / "comet", hidden_sizes=[64])
 
 
-def _within_twice(estimated: float, took: float) -> None:
-    assert estimated > 0
-    assert 0.5 <= took / estimated <= 2.0, f"estimated {estimated:.2f} s, took {took:.2f} s"
+ATTEMPTS = 3
+
+
+def _within_twice(attempt: Callable[[], tuple[float, float]]) -> None:
+    """Passes when one of ``ATTEMPTS`` runs of ``attempt`` (estimated and taken seconds) took
+    between half and twice its estimate."""
+    seen = []
+    for _ in range(ATTEMPTS):
+        estimated, took = attempt()
+        assert estimated > 0
+        if 0.5 <= took / estimated <= 2.0:
+            return
+        seen.append(f"estimated {estimated:.2f} s, took {took:.2f} s")
+    pytest.fail("; ".join(seen))
 
 
 def test_the_run_takes_what_the_plan_said(model: Path) -> None:
-    scorer = CometScorer(model, device="cpu")
-    cache = MemoryScoreCache()
-    found = plan(scorer, SYSTEMS, sources=SOURCE, references=[REFERENCE], cache=cache)
-    assert found.to_compute > 2 * N and found.estimate.tokens > 0
-    start = time.perf_counter()
-    score(scorer, SYSTEMS, sources=SOURCE, references=[REFERENCE], cache=cache)
-    _within_twice(found.estimate.seconds, time.perf_counter() - start)
+    def attempt() -> tuple[float, float]:
+        scorer = CometScorer(model, device="cpu")  # a new scorer times its own batch
+        cache = MemoryScoreCache()
+        found = plan(scorer, SYSTEMS, sources=SOURCE, references=[REFERENCE], cache=cache)
+        assert found.to_compute > 2 * N and found.estimate.tokens > 0
+        start = time.perf_counter()
+        score(scorer, SYSTEMS, sources=SOURCE, references=[REFERENCE], cache=cache)
+        return found.estimate.seconds, time.perf_counter() - start
+
+    _within_twice(attempt)
 
 
 def test_after_a_cancel_the_plan_is_still_right(model: Path) -> None:
+    _within_twice(lambda: _cancel_then_run(model))
+
+
+def _cancel_then_run(model: Path) -> tuple[float, float]:
+    """A run stopped at 40%, then the plan of the rest and the time the rest took."""
     scorer = CometScorer(model, device="cpu")
     cache, stop = MemoryScoreCache(), threading.Event()
 
@@ -75,7 +101,7 @@ def test_after_a_cancel_the_plan_is_still_right(model: Path) -> None:
     assert 0 < again.to_compute < 3 * N
     start = time.perf_counter()
     score(scorer, SYSTEMS, sources=SOURCE, references=[REFERENCE], cache=cache)
-    _within_twice(again.estimate.seconds, time.perf_counter() - start)
+    return again.estimate.seconds, time.perf_counter() - start
 
 
 def test_the_plan_names_no_time_when_all_is_cached(model: Path) -> None:
