@@ -163,17 +163,24 @@ def upload(page: Page, key: str, files: list[Path] | list[dict]) -> None:
     uploader.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(files)
 
 
-def results_grid(page: Page) -> dict[str, float]:
+def results_grid(page: Page, timeout: float = 60_000) -> dict[str, float]:
     """System -> BLEU from the main area's first data grid (its accessible table: the
-    canvas draws the same cells); waits for the BLEU column to exist."""
-    grid = page.locator('[data-testid="stMain"] [data-testid="stDataFrame"]').first.locator(
-        'table[role="grid"]')
-    grid.locator("th", has_text="BLEU").first.wait_for(state="attached")
-    rows = grid.locator("tr")
-    header = rows.nth(0).locator("th").all_text_contents()
-    column = header.index("BLEU")
-    return {cells[0]: float(cells[column]) for cells in (
-        rows.nth(k).locator("td, th").all_text_contents() for k in range(1, rows.count()))}
+    canvas draws the same cells). Read in one step in the page, and only once every row has
+    all its cells and a number under BLEU: a grid still being drawn by a rerun has half rows."""
+    table = page.wait_for_function("""() => {
+        const grid = document.querySelector(
+            '[data-testid="stMain"] [data-testid="stDataFrame"] table[role="grid"]');
+        if (!grid) return null;
+        const rows = [...grid.querySelectorAll('tr')].map(
+            row => [...row.querySelectorAll('td, th')].map(cell => cell.textContent));
+        if (rows.length < 2) return null;
+        const column = rows[0].indexOf('BLEU');
+        const complete = column >= 0 && rows.slice(1).every(
+            cells => cells.length === rows[0].length && cells[column].trim() !== ''
+                     && !Number.isNaN(Number(cells[column])));
+        return complete ? {column, rows: rows.slice(1)} : null;
+    }""", timeout=timeout).json_value()
+    return {cells[0]: float(cells[table["column"]]) for cells in table["rows"]}
 
 
 def full_page_height(page: Page) -> int:
