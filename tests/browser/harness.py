@@ -14,11 +14,12 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from urllib.parse import urlparse
 
 from playwright.sync_api import Browser, Page, Playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 REPO = Path(__file__).resolve().parents[2]
 DATA_DIR = REPO / "tests" / "data"  # the first 100 segments of each real test set
@@ -217,6 +218,10 @@ COUNT_MARKS = """() => [...document.querySelectorAll('[data-testid="stVegaLiteCh
 })"""
 
 
+#: how long a drawn chart's frame may wait for its marks
+MARKS_MS = 15_000
+
+
 def wait_all_charts(page: Page, at_least: int = 0, timeout: float = 60_000) -> list[int]:
     """Wait until ``at_least`` charts are there (Streamlit attaches a page's first chart only once
     its chart code has loaded, after the rerun ends) and every chart is drawn (SVG or, for
@@ -227,5 +232,10 @@ def wait_all_charts(page: Page, at_least: int = 0, timeout: float = 60_000) -> l
             return charts.length >= atLeast
                 && charts.every(c => c.querySelector('svg.marks, canvas.marks'));
         }""", arg=at_least, timeout=timeout)
-    page.wait_for_timeout(500)  # a canvas is painted just after it is attached
+    # marks come just after a chart's frame is attached (a canvas is painted a moment later,
+    # later still on a loaded machine): wait for every chart to draw some, for a while, and
+    # report the counts then, so that a chart that stays empty shows as 0
+    with suppress(PlaywrightTimeoutError):
+        page.wait_for_function(f"() => ({COUNT_MARKS})().every(count => count > 0)",
+                               timeout=MARKS_MS, polling=250)
     return page.evaluate(COUNT_MARKS)
