@@ -1,5 +1,5 @@
 """System A against system B on one metric: the scores, A − B with its 95% bootstrap interval
-(a bootstrap of the difference on the very resamples of the paired bootstrap, same seed),
+(A's score minus B's on each of the paired bootstrap's own resamples),
 the paired bootstrap and approximate-randomization p-values, and for segment scores
 comet-compare's paired t-test on the segments rated for both; which metrics call a winner.
 """
@@ -20,56 +20,13 @@ from ..metrics.significance import (
     PairedTTest,
     ScorerSource,
     as_scorer,
-    bootstrap_ci_from_stats,
+    estimate_ci,
     paired_ar_from_stats,
-    paired_bootstrap_from_stats,
+    paired_bootstrap_differences,
     paired_t_test,
 )
 from ..number_rule import LEVEL
 from .ranking import ALPHA
-
-
-@dataclass(frozen=True)
-class DifferenceScorer:
-    """A metric's score of A minus its score of B, from both statistics side by side (each row
-    ``[A's row | B's row]``): a bootstrap of it is the interval of the difference."""
-
-    inner: StatsScorer
-
-    @property
-    def name(self) -> str:
-        return f"{self.inner.name} A − B"
-
-    @property
-    def higher_is_better(self) -> bool:
-        return self.inner.higher_is_better
-
-    @property
-    def integer_stats(self) -> bool:
-        return self.inner.integer_stats
-
-    @property
-    def float32_resamples(self) -> bool:
-        return self.inner.float32_resamples
-
-    #: rows are segments rated for both systems already (``paired_comparison`` keeps those)
-    rated_column: int | None = None
-
-    @property
-    def columns(self) -> int:
-        return 2 * self.inner.columns
-
-    def score(self, sums: np.ndarray) -> float:
-        k = self.inner.columns
-        return self.inner.score(sums[:k]) - self.inner.score(sums[k:])
-
-    def scores(self, sums: np.ndarray) -> np.ndarray:
-        k = self.inner.columns
-        return self.inner.scores(sums[:, :k]) - self.inner.scores(sums[:, k:])
-
-    def resample_scores(self, sums: np.ndarray) -> np.ndarray:
-        k = self.inner.columns
-        return self.inner.resample_scores(sums[:, :k]) - self.inner.resample_scores(sums[:, k:])
 
 
 @dataclass(frozen=True)
@@ -119,35 +76,24 @@ def paired_comparison(stats_a: np.ndarray, stats_b: np.ndarray,
     """Test A against B on one metric (BLEU's options or any ``StatsScorer``).
 
     The p-values are those of ``paired_bootstrap_from_stats`` and ``paired_ar_from_stats``
-    with A as the baseline; the interval of A − B comes from the same bootstrap resamples.
+    with A as the baseline; the interval of A − B is read from that bootstrap's resamples.
     """
     scorer = as_scorer(metric)
     stats_a, stats_b = check_pair(stats_a, stats_b)
     pair = {"A": stats_a, "B": stats_b}
-    bootstrap = paired_bootstrap_from_stats(pair, scorer, baseline="A", n_samples=n_bootstrap,
-                                            seed=seed)
+    bootstrap, differences = paired_bootstrap_differences(pair, scorer, baseline="A",
+                                                          n_samples=n_bootstrap, seed=seed)
     randomized = paired_ar_from_stats(pair, scorer, baseline="A", n_samples=n_ar, seed=seed)
-    joint = _jointly_rated(scorer, stats_a, stats_b)
-    difference = bootstrap_ci_from_stats(np.hstack([stats_a, stats_b])[joint],
-                                         DifferenceScorer(scorer), n_samples=n_bootstrap,
-                                         seed=seed)
+    _, _, low, high = estimate_ci(differences["B"])
     rated = scorer.rated_column is not None
     return PairedComparison(
         metric=scorer.name, higher_is_better=scorer.higher_is_better,
         score_a=bootstrap["A"].score, score_b=bootstrap["B"].score,
-        low=float(difference.low), high=float(difference.high),
+        low=low, high=high,
         p_bootstrap=float(bootstrap["B"].p_value), p_ar=float(randomized["B"].p_value),
         n_bootstrap=n_bootstrap, n_ar=n_ar, seed=seed,
-        n_segments=int(joint.sum()) if rated else None,
+        n_segments=bootstrap["B"].n_segments if rated else None,
         t_test=paired_t_test(stats_a, stats_b, scorer) if rated else None)
-
-
-def _jointly_rated(scorer: StatsScorer, stats_a: np.ndarray, stats_b: np.ndarray) -> np.ndarray:
-    """The segments both systems are rated on (every segment for text metrics)."""
-    column = scorer.rated_column
-    if column is None:
-        return np.ones(len(stats_a), bool)
-    return (np.asarray(stats_a)[:, column] > 0) & (np.asarray(stats_b)[:, column] > 0)
 
 
 def winners(results: Sequence[PairedComparison], alpha: float = ALPHA) -> dict[str, list[str]]:

@@ -82,6 +82,22 @@ def test_paired_comparison_equals_bleus_tests_and_sacrebleus_resamples(pair):
     assert found.high == pytest.approx(differences[-6], abs=1e-9)
 
 
+@pytest.mark.parametrize("name", ["chrF", "TER"])
+def test_difference_interval_of_chrf_and_ter_equals_sacrebleus_resamples(pair, name):
+    # float32 resample sums, as sacrebleu's: A's score minus B's on each of its resamples
+    a, b, refs, *_ = pair
+    ours = getattr(bleu, name.upper())(references=refs)
+    found = paired.paired_comparison(ours.segment_stats(a), ours.segment_stats(b), ours.scorer,
+                                      n_bootstrap=200, n_ar=50)
+    theirs = getattr(sacrebleu.metrics, name.upper())()
+    _, resampled_a = _bootstrap_resample(theirs._extract_corpus_statistics(a, refs), theirs, 200)
+    _, resampled_b = _bootstrap_resample(theirs._extract_corpus_statistics(b, refs), theirs, 200)
+    differences = np.sort([x.score - y.score for x, y in zip(resampled_a, resampled_b,
+                                                             strict=True)])
+    assert found.low == pytest.approx(differences[5], abs=1e-9)
+    assert found.high == pytest.approx(differences[-6], abs=1e-9)
+
+
 def test_paired_comparison_of_another_metric(pair):
     a, b, refs, *_ = pair
     chrf = bleu.CHRF(references=refs)

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as scipy_stats
 
+from bleu.evaluation.paired import paired_comparison
 from bleu.evaluation.ranking import all_pairs
 from bleu.io.scores.read import read_scores
 from bleu.metrics.segment import SegmentScorer, segment_stats
@@ -81,6 +82,21 @@ def test_mqm_paired_bootstrap_equals_numpy_on_the_same_indices() -> None:
         assert result.ci == pytest.approx(ci, rel=1e-12)
         assert result.p_value == _direct_bootstrap_p(base[joint], values[joint], indices)
         assert result.n_segments == int(joint.sum())
+
+
+def test_mqm_difference_interval_equals_numpy_on_the_same_indices() -> None:
+    # A − B on each resample of the segments rated for both, sorted, the 500 // 40 = 12th
+    # from each end
+    systems = _mqm()
+    a, b = systems["Facebook-AI"], systems["UEdin"]
+    found = paired_comparison(segment_stats(a), segment_stats(b), _scorer(), n_bootstrap=500,
+                              n_ar=50, seed=SEED)
+    joint = ~np.isnan(a) & ~np.isnan(b)
+    indices = _indices(int(joint.sum()), 500)
+    differences = np.sort(a[joint][indices].mean(axis=1) - b[joint][indices].mean(axis=1))
+    assert found.n_segments == int(joint.sum()) < len(a)
+    assert found.low == pytest.approx(differences[12], rel=1e-12)
+    assert found.high == pytest.approx(differences[-13], rel=1e-12)
 
 
 def test_mqm_t_test_equals_scipy() -> None:

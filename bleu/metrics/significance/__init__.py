@@ -52,7 +52,12 @@ from .base import (
     resampling_fields,
     resolve_seed,
 )
-from .bootstrap import bootstrap_ci_from_stats, estimate_ci, paired_bootstrap_from_stats
+from .bootstrap import (
+    bootstrap_ci_from_stats,
+    estimate_ci,
+    paired_bootstrap_differences,
+    paired_bootstrap_from_stats,
+)
 from .paired_t import PairedTTest, paired_t_test
 from .pairs import PairwiseComparison, holm_bonferroni, pairwise_significance
 from .randomization import paired_ar_from_stats
@@ -61,7 +66,8 @@ __all__ = [
     "DEFAULT_CONFIDENCE_SAMPLES", "DEFAULT_SAMPLES", "DEFAULT_SEED", "PairedTTest",
     "PairwiseComparison", "ScorerSource", "StatisticsShapeError", "TooFewSystemsError",
     "as_scorer", "bootstrap_ci_from_stats", "check_samples", "confidence_samples", "estimate_ci",
-    "holm_bonferroni", "p_value", "paired_ar_from_stats", "paired_bootstrap_from_stats",
+    "holm_bonferroni", "p_value", "paired_ar_from_stats", "paired_bootstrap_differences",
+    "paired_bootstrap_from_stats",
     "paired_t_test",
     "pairwise_significance", "resampling_fields", "resolve_seed",
 ]

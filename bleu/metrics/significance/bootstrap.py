@@ -74,6 +74,25 @@ def paired_bootstrap_from_stats(stats: Mapping[str, np.ndarray],
     of its resample scores; the baseline comes first. For segment scores, each system is
     tested on the segments rated for it and the baseline (``n_segments`` says how many).
     """
+    return _paired_bootstrap(stats, metric, baseline, n_samples, seed, progress)[0]
+
+
+@single_threaded_blas()
+def paired_bootstrap_differences(stats: Mapping[str, np.ndarray],
+                                 metric: StatsScorer | ScorerSource, *,
+                                 baseline: str | None = None, n_samples: int = 1000,
+                                 seed: int | None = DEFAULT_SEED,
+                                 ) -> tuple[dict[str, SignificanceResult], dict[str, np.ndarray]]:
+    """``paired_bootstrap_from_stats``'s results, and for each other system the baseline's
+    score minus its own on every resample: the draws an interval of the difference is read
+    from, without resampling again."""
+    return _paired_bootstrap(stats, metric, baseline, n_samples, seed, None)
+
+
+def _paired_bootstrap(stats: Mapping[str, np.ndarray], metric: StatsScorer | ScorerSource,
+                      baseline: str | None, n_samples: int, seed: int | None,
+                      progress: Progress | None,
+                      ) -> tuple[dict[str, SignificanceResult], dict[str, np.ndarray]]:
     scorer = as_scorer(metric)
     names, matrices = ordered_systems(stats, scorer, baseline)
     n_samples = check_samples(n_samples)
@@ -82,6 +101,7 @@ def paired_bootstrap_from_stats(stats: Mapping[str, np.ndarray],
     report = Reporter(progress, n_samples * (len(groups) + (scorer.rated_column is not None)))
     real = exact_scores(matrices, scorer)
     results: dict[str, SignificanceResult] = {}
+    differences: dict[str, np.ndarray] = {}
     if scorer.rated_column is not None:  # the baseline's own interval, on its rated segments
         own = own_rows(scorer, matrices[0])
         scores = bootstrap_scores([own], scorer, np.random.default_rng(seed), n_samples,
@@ -97,8 +117,9 @@ def paired_bootstrap_from_stats(stats: Mapping[str, np.ndarray],
             p = bootstrap_p(scores[0], scores[index], tested[0], tested[index])
             results[names[k]] = interval(names[k], real[k], scores[index], p,
                                           n_segments=group.n_segments)
+            differences[names[k]] = scores[0] - scores[index]
     report.finish()
-    return {name: results[name] for name in names}
+    return {name: results[name] for name in names}, differences
 
 
 @single_threaded_blas()
