@@ -165,23 +165,27 @@ def upload(page: Page, key: str, files: list[Path] | list[dict]) -> None:
 
 
 def results_grid(page: Page, timeout: float = 60_000) -> dict[str, float]:
-    """System -> BLEU from the main area's first data grid (its accessible table: the
-    canvas draws the same cells). Read in one step in the page, and only once every row has
-    all its cells and a number under BLEU: a grid still being drawn by a rerun has half rows."""
+    """System -> BLEU from the main area's first data grid that has both, its first column
+    headed "system" (the dashboard's scores), read from its accessible table (the canvas draws
+    the same cells) in one step in the page. A page's grids attach one by one, in any order;
+    each holds only the columns in view (a cell names its column in ``aria-colindex``), and a
+    grid being drawn has half rows: read once every row has its system and its BLEU."""
     table = page.wait_for_function("""() => {
-        const grid = document.querySelector(
-            '[data-testid="stMain"] [data-testid="stDataFrame"] table[role="grid"]');
-        if (!grid) return null;
-        const rows = [...grid.querySelectorAll('tr')].map(
-            row => [...row.querySelectorAll('td, th')].map(cell => cell.textContent));
-        if (rows.length < 2) return null;
-        const column = rows[0].indexOf('BLEU');
-        const complete = column >= 0 && rows.slice(1).every(
-            cells => cells.length === rows[0].length && cells[column].trim() !== ''
-                     && !Number.isNaN(Number(cells[column])));
-        return complete ? {column, rows: rows.slice(1)} : null;
+        for (const grid of document.querySelectorAll(
+                '[data-testid="stMain"] [data-testid="stDataFrame"] table[role="grid"]')) {
+            const rows = [...grid.querySelectorAll('tr')].map(row => Object.fromEntries(
+                [...row.querySelectorAll('td, th')].map(
+                    cell => [cell.getAttribute('aria-colindex'), cell.textContent])));
+            if (rows.length < 2 || rows[0]['1'] !== 'system') continue;
+            const bleu = Object.keys(rows[0]).find(column => rows[0][column] === 'BLEU');
+            if (!bleu) continue;
+            const found = rows.slice(1).map(cells => [cells['1'], cells[bleu]]);
+            return found.every(([system, score]) => system && score !== undefined
+                && score.trim() !== '' && !Number.isNaN(Number(score))) ? found : null;
+        }
+        return null;
     }""", timeout=timeout).json_value()
-    return {cells[0]: float(cells[table["column"]]) for cells in table["rows"]}
+    return {system: float(score) for system, score in table}
 
 
 def full_page_height(page: Page) -> int:
