@@ -210,11 +210,8 @@ def grid(frame: pd.DataFrame, columns: Mapping[str, Column], *, key: str,
         _tables.show(frame, columns, key=key, labels=labels, **options)
         return
     shown = text_frame(frame, columns)
-    headers = {}
-    for name in shown.columns:  # as _tables.column_config names them ("" stays blank)
-        said = (columns[name].label if name in columns else "") or str(name)
-        headers[name] = (labels or {}).get(name) or (tr(said) if said else "")
-    static_table(shown.rename(columns=headers))
+    static_table(shown.rename(columns={name: _tables.header(name, columns, labels)
+                                       for name in shown.columns}))
 
 
 def static_table(frame: pd.DataFrame) -> None:

@@ -26,6 +26,14 @@ from bleu.i18n import DEFAULT, language, tr
 PAGE_WIDTH, NUMBER_WIDTH, SELECT_WIDTH = 925, 80, 44
 
 
+def header(name: str, columns: Mapping[str, Column],
+           labels: Mapping[str, str] | None = None) -> str:
+    """The header column ``name`` is shown under: its entry in ``labels``, else its Column's
+    label or its own name, translated (names are msgids; "" stays blank)."""
+    listed = columns[name].label if name in columns else ""
+    return (labels or {}).get(name) or tr(listed or str(name))
+
+
 def column_config(frame: pd.DataFrame, columns: Mapping[str, Column],
                   widths: Mapping[str, Any] | None = None,
                   labels: Mapping[str, str] | None = None) -> dict[str, Any]:
@@ -40,7 +48,7 @@ def column_config(frame: pd.DataFrame, columns: Mapping[str, Column],
     for name, column in columns.items():
         if name not in frame.columns:
             continue
-        label = (labels or {}).get(name) or tr(column.label or str(name))
+        label = header(name, columns, labels)
         width = (widths or {}).get(name)
         help_text = escape_markdown(tr(column.help)) if column.help else None
         if column.format is not None and pd.api.types.is_numeric_dtype(frame[name]):
@@ -53,7 +61,7 @@ def column_config(frame: pd.DataFrame, columns: Mapping[str, Column],
                 alignment="right" if column.format is not None else None)
     for name in frame.columns:  # the columns ``columns`` does not list: their names translated
         if name not in config:
-            config[name] = st.column_config.Column((labels or {}).get(name) or tr(str(name)))
+            config[name] = st.column_config.Column(header(name, columns, labels))
     return config
 
 
