@@ -58,6 +58,16 @@ def test_deciding_segments_rank_by_absolute_swap(pair):
         compare.deciding_segments(frame, 5, by="nope")
 
 
+def _sacrebleus_difference_interval(metric, a, b, refs, n: int = 200) -> tuple[float, float]:
+    """The 95% interval of A − B from sacrebleu's own bootstrap resamples (its seed draws the
+    same segments for both systems): differences sorted, the n // 40-th from each end."""
+    _, resampled_a = _bootstrap_resample(metric._extract_corpus_statistics(a, refs), metric, n)
+    _, resampled_b = _bootstrap_resample(metric._extract_corpus_statistics(b, refs), metric, n)
+    differences = np.sort([x.score - y.score for x, y in zip(resampled_a, resampled_b,
+                                                             strict=True)])
+    return differences[n // 40], differences[-(n // 40) - 1]
+
+
 def test_paired_comparison_equals_bleus_tests_and_sacrebleus_resamples(pair):
     a, b, refs, stats_a, stats_b = pair
     found = paired.paired_comparison(stats_a, stats_b, BLEUOptions(), n_bootstrap=200,
@@ -71,15 +81,9 @@ def test_paired_comparison_equals_bleus_tests_and_sacrebleus_resamples(pair):
     assert found.score_a == pytest.approx(sacrebleu.corpus_bleu(a, refs).score, abs=1e-9)
     assert found.delta == pytest.approx(found.score_a - sacrebleu.corpus_bleu(b, refs).score,
                                         abs=1e-9)
-    # the interval of A − B: sacrebleu's bootstrap resamples (the seed fixes the same segment
-    # draws for both systems), differences sorted, the 200 // 40 = 5th from each end
-    metric = SacreBLEU()
-    _, resampled_a = _bootstrap_resample(metric._extract_corpus_statistics(a, refs), metric, 200)
-    _, resampled_b = _bootstrap_resample(metric._extract_corpus_statistics(b, refs), metric, 200)
-    differences = np.sort([x.score - y.score for x, y in zip(resampled_a, resampled_b,
-                                                             strict=True)])
-    assert found.low == pytest.approx(differences[5], abs=1e-9)
-    assert found.high == pytest.approx(differences[-6], abs=1e-9)
+    low, high = _sacrebleus_difference_interval(SacreBLEU(), a, b, refs)
+    assert found.low == pytest.approx(low, abs=1e-9)
+    assert found.high == pytest.approx(high, abs=1e-9)
 
 
 @pytest.mark.parametrize("name", ["chrF", "TER"])
@@ -89,13 +93,10 @@ def test_difference_interval_of_chrf_and_ter_equals_sacrebleus_resamples(pair, n
     ours = getattr(bleu, name.upper())(references=refs)
     found = paired.paired_comparison(ours.segment_stats(a), ours.segment_stats(b), ours.scorer,
                                       n_bootstrap=200, n_ar=50)
-    theirs = getattr(sacrebleu.metrics, name.upper())()
-    _, resampled_a = _bootstrap_resample(theirs._extract_corpus_statistics(a, refs), theirs, 200)
-    _, resampled_b = _bootstrap_resample(theirs._extract_corpus_statistics(b, refs), theirs, 200)
-    differences = np.sort([x.score - y.score for x, y in zip(resampled_a, resampled_b,
-                                                             strict=True)])
-    assert found.low == pytest.approx(differences[5], abs=1e-9)
-    assert found.high == pytest.approx(differences[-6], abs=1e-9)
+    low, high = _sacrebleus_difference_interval(getattr(sacrebleu.metrics, name.upper())(), a,
+                                                b, refs)
+    assert found.low == pytest.approx(low, abs=1e-9)
+    assert found.high == pytest.approx(high, abs=1e-9)
 
 
 def test_paired_comparison_of_another_metric(pair):
