@@ -21,7 +21,7 @@ from ...metrics.significance import (
     as_scorer,
     bootstrap_ci_from_stats,
 )
-from .keys import LOW, SHIFT, pair_counts, token_stream
+from .keys import LOW, SHIFT, pair_counts, token_stream, token_text
 
 #: compare-mt's default cutoffs (value < cutoff[i] goes to bucket i; the rest to the last one)
 LENGTH_CUTOFFS = (10, 20, 30, 40, 50, 60)
@@ -141,7 +141,8 @@ def word_accuracy_by_frequency(systems: Mapping[str, Sequence[str]], reference: 
         frequency = np.bincount(ids[0], minlength=len(vocabulary))
     else:
         counts = _case_folded(frequencies) if options.lowercase else frequencies
-        frequency = np.array([counts.get(word, 0) for word in vocabulary], np.int64)
+        frequency = np.array([counts.get(token_text(word), 0) for word in vocabulary],
+                             np.int64)
     word_bucket = assign_buckets(frequency, cutoffs)
     n_buckets = len(cutoffs) + 1
     ref_keys, ref_counts = pair_counts(streams[0][1], ids[0])

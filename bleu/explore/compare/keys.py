@@ -16,12 +16,19 @@ LOW = np.int64((1 << 32) - 1)
 
 
 def token_stream(lines: Sequence[str | None], options: BLEUOptions,
-                  ) -> tuple[list[str], np.ndarray]:
-    """All tokens of a stream, flattened, and the segment number of each token."""
+                  ) -> tuple[list[bytes], np.ndarray]:
+    """All tokens of a stream, flattened, as UTF-8 bytes (equal tokens are equal bytes, which
+    is all that counting needs; ``token_text`` decodes the few that are shown), and the
+    segment number of each token."""
     tokens = words(["" if line is None else line for line in lines], options)
     segment = np.repeat(np.arange(len(tokens.offsets) - 1, dtype=np.int64),
                         np.diff(tokens.offsets))
-    return tokens.strings(), segment
+    return tokens.to_list(), segment
+
+
+def token_text(token: bytes) -> str:
+    """A token of ``token_stream`` as text (text that was not valid Unicode passes through)."""
+    return token.decode("utf-8", "surrogatepass")
 
 
 def pair_counts(segment: np.ndarray, grams: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

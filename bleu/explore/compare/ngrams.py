@@ -14,7 +14,7 @@ from ...errors import LengthMismatchError
 from ...i18n import N_, tr
 from ...metrics.bleu.clipping import credited, lookup, reference_max
 from ...metrics.bleu.score import BLEUOptions
-from .keys import LOW, SHIFT, pair_counts, sorted_unique, token_stream
+from .keys import LOW, SHIFT, pair_counts, sorted_unique, token_stream, token_text
 
 #: the n-gram tables' columns (``ngram_differences``)
 MATCHED_A, MATCHED_B, DIFFERENCE, IN_A, IN_B = (N_("matched A"), N_("matched B"),
@@ -140,7 +140,7 @@ def _gram_text(gram: int, n: int, vocabulary: np.ndarray, parents: list[np.ndarr
     words = []
     while n > 1:
         packed = int(parents[n - 2][gram])
-        words.append(vocabulary[packed & int(LOW)])
+        words.append(token_text(vocabulary[packed & int(LOW)]))
         gram, n = packed >> 32, n - 1
-    words.append(vocabulary[gram])
+    words.append(token_text(vocabulary[gram]))
     return " ".join(reversed(words))
