@@ -80,3 +80,13 @@ def test_anything_else_goes_on_to_streamlit(static, path, method) -> None:
 def test_a_post_to_a_front_end_file_goes_on(static) -> None:
     path = a_file(".js")
     assert call(static, "/" + path.relative_to(STATIC).as_posix(), "POST")[0] == 418
+
+
+def test_the_server_parses_http_in_c() -> None:
+    # uvicorn (http="auto", which Streamlit leaves as it is) takes httptools when it is
+    # installed, else h11 in Python: the ~160 requests of a new browser cost about twice as
+    # much server CPU with h11 (benchmarks/RESULTS.md)
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    assert AutoHTTPProtocol is HttpToolsProtocol
