@@ -23,7 +23,9 @@ bundled sample (XLM-R's own has 250,002; it splits German into a similar number 
 
 Every side runs on the same torch threads (this process's cores). Printed: seconds, segments
 per second, our ratio to each, the largest score difference to ``predict`` / ``score``, our
-estimate beside our time, and the load average (other work on the machine slows both sides).
+estimate beside our time, the load average (other work on the machine slows both sides), and
+the tokens each side puts through the encoder (the library's tokenizer and batching, padding
+included; ours each distinct text once): the most that reading each text once can give.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["TRANSFORMERS_OFFLINE"] = "1"
@@ -93,6 +96,46 @@ def build_comet(encoder: Path, folder: Path) -> Path:
                 "pytorch-lightning_version": "2.6.0"},
                folder / "checkpoints" / "model.ckpt")
     return folder
+
+
+def predict_tokens(model: Any, samples: list[dict[str, str]], batch_size: int) -> int:
+    """Tokens unbabel-comet's ``predict`` puts through the encoder, padding included: its
+    samples sorted by source length (``length_batching``), in each batch every field (src, mt,
+    ref) tokenized by the model's own ``prepare_sample`` and padded to its longest."""
+    import numpy as np
+
+    order = np.argsort([len(sample["src"]) for sample in samples])
+    total = 0
+    for start in range(0, len(order), batch_size):
+        batch = [samples[i] for i in order[start:start + batch_size]]
+        for field in ("src", "mt", "ref"):
+            total += int(model.encoder.prepare_sample([s[field] for s in batch])["input_ids"]
+                         .numel())
+    return total
+
+
+def bert_score_tokens(encoder: Path, calls: list[list[str]], batch_size: int) -> int:
+    """Tokens ``bert_score.score`` puts through the encoder over ``calls`` (each call's
+    sentences): per call its distinct sentences, sorted by words (longest first), in batches
+    padded to their longest (bert_score's ``sent_encode``)."""
+    from bert_score.utils import get_tokenizer, sent_encode
+
+    tokenizer = get_tokenizer(str(encoder))
+    total = 0
+    for sentences in calls:
+        ordered = sorted(set(sentences), key=lambda x: len(x.split(" ")), reverse=True)
+        for start in range(0, len(ordered), batch_size):
+            batch = ordered[start:start + batch_size]
+            total += len(batch) * max(len(sent_encode(tokenizer, s)) for s in batch)
+    return total
+
+
+def distinct_tokens(encoder: Path, sentences: list[str]) -> int:
+    """Tokens of each distinct sentence once, no padding (what ours reads, at the least)."""
+    from bert_score.utils import get_tokenizer, sent_encode
+
+    tokenizer = get_tokenizer(str(encoder))
+    return sum(len(sent_encode(tokenizer, s)) for s in set(sentences))
 
 
 def timed(action):  # type: ignore[no-untyped-def]
@@ -172,6 +215,10 @@ def bench_comet(folder: Path, segments: int, systems: int, with_cli: bool = True
     ours_rate = total / ours_seconds
     versus_cli = (f", ours / comet-score {ours_rate / (cli_total / cli_seconds):.2f}x (seg/s)"
                   if with_cli else "")
+    theirs_tokens = predict_tokens(model, samples, 16)
+    print(f"  tokens through the encoder: predict {theirs_tokens} (its batches padded), ours "
+          f"{planned.estimate.tokens} (each distinct text once, unpadded): at equal speed per "
+          f"token, ours / predict at most {theirs_tokens / planned.estimate.tokens:.2f}x")
     print(f"  ours / predict {predict_seconds / ours_seconds:.2f}x{versus_cli}; our plan said "
           f"{planned.estimate.seconds:.1f} s "
           f"for the run after its timed batch, which took {run_seconds:.1f} s ({load()})")
@@ -215,6 +262,14 @@ def bench_bertscore(encoder: Path, segments: int, systems: int) -> None:
           f"{max(abs(a - b) for a, b in zip(each, theirs.tolist(), strict=True)):.1e}")
     print(f"  {'ours (plan + run)':32s} {our_seconds:8.1f} s  {total / our_seconds:7.2f} seg/s  "
           f"max |F1 - bert_score| {diff:.1e}")
+    per_call = [h + [r for ref in refs for r in ref] for h in outputs.values()]
+    ours_tokens = distinct_tokens(encoder, candidates + [r for ref in refs for r in ref])
+    one_call = bert_score_tokens(encoder, [[s for call in per_call for s in call]], 64)
+    each_call = bert_score_tokens(encoder, per_call, 64)
+    print(f"  tokens through the encoder: bert_score {one_call} in one call, {each_call} per "
+          f"system (batches padded); ours {ours_tokens} (each distinct sentence once, "
+          f"unpadded): at equal speed per token at most {one_call / ours_tokens:.2f}x one "
+          f"call, {each_call / ours_tokens:.2f}x per system")
     print(f"  ours / bert_score: {their_seconds / our_seconds:.2f}x one call, "
           f"{each_seconds / our_seconds:.2f}x per system ({load()})")
     if diff > 1e-6:
