@@ -114,13 +114,12 @@ def predict_tokens(model: Any, samples: list[dict[str, str]], batch_size: int) -
     return total
 
 
-def bert_score_tokens(encoder: Path, calls: list[list[str]], batch_size: int) -> int:
+def bert_score_tokens(tokenizer: Any, calls: list[list[str]], batch_size: int) -> int:
     """Tokens ``bert_score.score`` puts through the encoder over ``calls`` (each call's
     sentences): per call its distinct sentences, sorted by words (longest first), in batches
     padded to their longest (bert_score's ``sent_encode``)."""
-    from bert_score.utils import get_tokenizer, sent_encode
+    from bert_score.utils import sent_encode
 
-    tokenizer = get_tokenizer(str(encoder))
     total = 0
     for sentences in calls:
         ordered = sorted(set(sentences), key=lambda x: len(x.split(" ")), reverse=True)
@@ -130,11 +129,10 @@ def bert_score_tokens(encoder: Path, calls: list[list[str]], batch_size: int) ->
     return total
 
 
-def distinct_tokens(encoder: Path, sentences: list[str]) -> int:
+def distinct_tokens(tokenizer: Any, sentences: list[str]) -> int:
     """Tokens of each distinct sentence once, no padding (what ours reads, at the least)."""
-    from bert_score.utils import get_tokenizer, sent_encode
+    from bert_score.utils import sent_encode
 
-    tokenizer = get_tokenizer(str(encoder))
     return sum(len(sent_encode(tokenizer, s)) for s in set(sentences))
 
 
@@ -228,6 +226,7 @@ def bench_comet(folder: Path, segments: int, systems: int, with_cli: bool = True
 
 def bench_bertscore(encoder: Path, segments: int, systems: int) -> None:
     from bert_score import score as bert_score
+    from bert_score.utils import get_tokenizer
 
     from bleu.metrics.learned import BertScoreScorer, MemoryScoreCache, score
 
@@ -262,10 +261,11 @@ def bench_bertscore(encoder: Path, segments: int, systems: int) -> None:
           f"{max(abs(a - b) for a, b in zip(each, theirs.tolist(), strict=True)):.1e}")
     print(f"  {'ours (plan + run)':32s} {our_seconds:8.1f} s  {total / our_seconds:7.2f} seg/s  "
           f"max |F1 - bert_score| {diff:.1e}")
+    tokenizer = get_tokenizer(str(encoder))
     per_call = [h + [r for ref in refs for r in ref] for h in outputs.values()]
-    ours_tokens = distinct_tokens(encoder, candidates + [r for ref in refs for r in ref])
-    one_call = bert_score_tokens(encoder, [[s for call in per_call for s in call]], 64)
-    each_call = bert_score_tokens(encoder, per_call, 64)
+    ours_tokens = distinct_tokens(tokenizer, candidates + [r for ref in refs for r in ref])
+    one_call = bert_score_tokens(tokenizer, [[s for call in per_call for s in call]], 64)
+    each_call = bert_score_tokens(tokenizer, per_call, 64)
     print(f"  tokens through the encoder: bert_score {one_call} in one call, {each_call} per "
           f"system (batches padded); ours {ours_tokens} (each distinct sentence once, "
           f"unpadded): at equal speed per token at most {one_call / ours_tokens:.2f}x one "
