@@ -188,6 +188,50 @@ def test_ranks_in_equals_searchsorted(table: list[int], wanted: list[int]) -> No
         sorted_table, needles).tolist()
 
 
+def _rank_of(orders: tuple, key_base: int, segment: int, ids: np.ndarray) -> int:
+    """The rank of the n-gram ``ids`` of ``segment`` in the table of its order, each prefix
+    found by a binary search of its own order's whole table; -1 where one is missing."""
+    rank = int(segment)
+    for order, token in zip(orders, ids, strict=False):
+        key = rank * key_base + int(token)
+        rank = int(np.searchsorted(order.keys, key))
+        if rank == len(order.keys) or order.keys[rank] != key:
+            return -1
+    return rank
+
+
+def test_ranks_among_children_equal_a_search_of_the_whole_table() -> None:
+    """Order 2 and up, a hypothesis n-gram is looked for among its prefix's n-grams first: the
+    ranks equal a binary search of the whole table, for n-grams found at a stretch's first
+    place, further on in it (three references: stretches of several), and nowhere."""
+    folder = REPO_DATA / "wmt21_newstest2021_en-de" / "newstest2021.en-de"
+    refs: list[list[str | None]] = [read_lines(f"{folder}.ref.{k}.de") for k in "ACD"]
+    hyps = read_lines(f"{folder}.hyp.Online-W.de")
+    table = stats.ReferenceTable(refs, BLEUOptions())
+    chunk, orders = table._chunks[0], table._counted[0]
+    tokens = stats.words(hyps[chunk.start : chunk.stop], BLEUOptions())
+    ids = chunk.vocabulary.lookup(tokens)
+    line = np.repeat(np.arange(len(tokens.offsets) - 1), np.diff(tokens.offsets))
+    for n in range(2, len(orders) + 1):
+        prefixes, last = [], []
+        for start in range(len(ids) - n + 1):
+            gram = ids[start : start + n]
+            if line[start] != line[start + n - 1] or (gram < 0).any():
+                continue
+            prefix = _rank_of(orders, chunk.key_base, line[start], gram[:-1])
+            if prefix >= 0:
+                prefixes.append(prefix)
+                last.append(int(gram[-1]))
+        order, prefix_ranks = orders[n - 1], np.array(prefixes, np.int64)
+        wanted = prefix_ranks * chunk.key_base + np.array(last, np.int64)
+        expected = np.minimum(np.searchsorted(order.keys, wanted), len(order.keys) - 1)
+        expected = np.where(order.keys[expected] == wanted, expected, -1)
+        found = stats._ranks_among_children(order, prefix_ranks, wanted)
+        assert found.tolist() == expected.tolist()
+        first = order.prefix_bounds[prefix_ranks]
+        assert (found == first).any() and (found > first).any() and (found == -1).any()
+
+
 def test_packed_sort_is_a_stable_argsort_or_declines() -> None:
     keys = np.array([5, 3, 5, 0, 3, 5], np.int64)
     ordered, places = stats._packed_sort(keys)
