@@ -60,6 +60,8 @@ def main() -> None:
     # Before any uploader exists: a file given while a rerun starts is otherwise lost (see
     # there).
     _streamlit_fixes.keep_file_url_answers()
+    # The compiled pages outlive the last visitor's session (see there).
+    _streamlit_fixes.keep_compiled_pages()
     # The language first: every string of this run is drawn in it (the sidebar's switch, else
     # the link's ?lang=, else the browser's).
     set_language(_url.language())

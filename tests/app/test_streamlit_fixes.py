@@ -1,15 +1,23 @@
 """runtime/_streamlit_fixes.py: a script run that starts keeps the upload-URL answers waiting in
 the session's outgoing queue (Streamlit drops them, and the browser then never uploads the
 file: tests/browser/test_upload_load.py shows it with eight sessions); the rest of the queue is
-cleared as Streamlit clears it, and a flush still sends and empties everything."""
+cleared as Streamlit clears it, and a flush still sends and empties everything. And where no file
+watcher runs, the compiled pages outlive the last session (Streamlit's own session manager
+closing it), and are dropped as before where one runs."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
+import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
+from streamlit.runtime.memory_session_storage import MemorySessionStorage
+from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+from streamlit.runtime.scriptrunner.script_cache import ScriptCache
+from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
+from streamlit.testing.v1.util import patch_config_options
 
 REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
@@ -70,3 +78,32 @@ def test_a_fragment_run_and_a_full_clear_behave_as_before() -> None:
     assert _types(queue) == ["file_urls_response"]
     queue.clear()
     assert len(queue) == 0
+
+
+def test_the_compiled_pages_fix_installs_once() -> None:
+    assert _streamlit_fixes.keep_compiled_pages(), (
+        "Streamlit's ScriptCache changed: check whether it is still emptied when the last "
+        "session closes, and update or remove keep_compiled_pages")
+    patched = ScriptCache.clear
+    assert _streamlit_fixes.keep_compiled_pages()
+    assert ScriptCache.clear is patched
+
+
+@pytest.mark.parametrize(("watcher", "kept"), [("none", True), ("auto", False)])
+def test_the_last_session_closing_keeps_the_compiled_pages_where_no_watcher_runs(
+        tmp_path: Path, watcher: str, kept: bool) -> None:
+    _streamlit_fixes.keep_compiled_pages()
+    page = tmp_path / "page.py"
+    page.write_text("value = 1\n", encoding="utf-8")
+    cache = ScriptCache()
+    compiled = cache.get_bytecode(str(page))
+    manager = WebsocketSessionManager(MemorySessionStorage(), MemoryUploadedFileManager("/up"),
+                                      cache, None)
+    with patch_config_options({"server.fileWatcherType": watcher}):
+        manager.disconnect_session("the last one")  # no session is left open
+    page.write_text("value = 2\n", encoding="utf-8")  # an edit: what the clear is there for
+    again = cache.get_bytecode(str(page))
+    assert (again is compiled) == kept
+    namespace: dict = {}
+    exec(again, namespace)  # the test's own two-line script
+    assert namespace["value"] == (1 if kept else 2)
