@@ -8,6 +8,7 @@ closing it), and are dropped as before where one runs."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -45,13 +46,20 @@ def _types(queue: ForwardMsgQueue) -> list[str]:
     return [msg.WhichOneof("type") for msg in queue._queue]
 
 
-def test_the_fix_installs_on_this_streamlit_once() -> None:
-    assert _streamlit_fixes.keep_file_url_answers(), (
-        "Streamlit's ForwardMsgQueue changed: check whether it still drops file_urls_response "
-        "when a run starts, and update or remove runtime/_streamlit_fixes.py")
-    patched = ForwardMsgQueue.clear
-    assert _streamlit_fixes.keep_file_url_answers()
-    assert ForwardMsgQueue.clear is patched
+@pytest.mark.parametrize(("install", "patched_class", "what_changed"), [
+    (_streamlit_fixes.keep_file_url_answers, ForwardMsgQueue,
+     "ForwardMsgQueue changed: check whether it still drops file_urls_response when a run "
+     "starts"),
+    (_streamlit_fixes.keep_compiled_pages, ScriptCache,
+     "ScriptCache changed: check whether it is still emptied when the last session closes"),
+])
+def test_each_fix_installs_on_this_streamlit_once(install: Callable[[], bool], patched_class: type,
+                                                  what_changed: str) -> None:
+    assert install(), (f"Streamlit's {what_changed}, and update or remove that fix in "
+                       "runtime/_streamlit_fixes.py")
+    patched = patched_class.clear
+    assert install()
+    assert patched_class.clear is patched
 
 
 def test_a_run_that_starts_keeps_the_waiting_answers_and_clears_the_rest() -> None:
@@ -78,15 +86,6 @@ def test_a_fragment_run_and_a_full_clear_behave_as_before() -> None:
     assert _types(queue) == ["file_urls_response"]
     queue.clear()
     assert len(queue) == 0
-
-
-def test_the_compiled_pages_fix_installs_once() -> None:
-    assert _streamlit_fixes.keep_compiled_pages(), (
-        "Streamlit's ScriptCache changed: check whether it is still emptied when the last "
-        "session closes, and update or remove keep_compiled_pages")
-    patched = ScriptCache.clear
-    assert _streamlit_fixes.keep_compiled_pages()
-    assert ScriptCache.clear is patched
 
 
 @pytest.mark.parametrize(("watcher", "kept"), [("none", True), ("auto", False)])
