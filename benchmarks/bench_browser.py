@@ -164,7 +164,9 @@ def serve(tree: Path, scratch: Path, name: str, extra_env: dict[str, str] | None
                 raise RuntimeError(f"the app of {tree} did not start on {url} (log: {log.name})")
             time.sleep(0.2)
         server = Server(url, process.pid, report)
-        start_cpu = server.settled(quiet=1.0, limit=300)  # the warm-up, where there is one
+        # the warm-up, where there is one: it sleeps 2 s before it starts (bleu_app.warmup.DELAY),
+        # so a shorter quiet spell could end before it began (its CPU then fell on user 1)
+        start_cpu = server.settled(quiet=3.0, limit=300)
         print(f"  server of {tree.name} ready and idle: {start_cpu:.2f} s CPU since its start "
               f"(load {load_average():.1f})", flush=True)
         yield server
