@@ -20,10 +20,10 @@ Pages compiled again for every visitor: Streamlit keeps the compiled app and pag
 one ``ScriptCache`` for all sessions, and empties it whenever the last open session closes (so
 that a server without a file watcher picks up edited scripts). On a server that one visitor at
 a time uses (a lecturer's, a class arriving one by one), every new session then parses, rewrites
-(``magic``) and compiles app.py and its page again: 25-30 ms of server CPU, a fifth of a new
-session's script run. ``keep_compiled_pages`` keeps them where no file watcher runs
-(``server.fileWatcherType = "none"``, this app's setting): such a server runs the pages it
-started with; after editing one, restart it.
+(``magic``) and compiles app.py and its page again: 15-20 ms of server CPU, about a tenth of
+a new session's (benchmarks/RESULTS.md). ``keep_compiled_pages`` keeps them where no file
+watcher runs (``server.fileWatcherType = "none"``, this app's setting): such a server runs the
+pages it started with; after editing one, restart it.
 """
 
 from __future__ import annotations
